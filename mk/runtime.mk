@@ -1,0 +1,71 @@
+# mk/runtime.mk: the runtime libraries (emulator and CUDA host side) and the emulator's own test suite.
+
+CC        ?= gcc
+NVCC      ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+NVCC_ARCH := -gencode=arch=compute_90a,code=sm_90a
+NVCC_FLAGS := $(NVCC_ARCH) -O3 -lineinfo -Iruntime -Itests
+
+WARN       := -Wall -Wextra
+EMU_CFLAGS := -std=c11 -g -O1 $(WARN) -D_GNU_SOURCE -Iruntime -Itests
+EMU_LIB    := build/libdsm_emu.a
+EMU_LDLIBS := $(EMU_LIB) -lcmocka -lm
+
+CUDA_HOST_CFLAGS := -std=c11 -g -O2 $(WARN) -D_GNU_SOURCE -DDSM_BACKEND_CUDA -Iruntime -Itests -I$(CUDA_HOME)/include
+CUDA_LIB    := build/libdsm_cuda.a
+CUDA_LDLIBS := $(CUDA_LIB) -lcmocka -lm
+
+RUNTIME_HEADERS := $(wildcard runtime/*.h runtime/emu/*.h runtime/hopper/*.h runtime/model/*.h)
+EMU_SRCS   := $(wildcard runtime/emu/*.c) $(wildcard runtime/model/*.c)
+EMU_ASM    := $(wildcard runtime/emu/*.S)
+EMU_OBJS   := $(patsubst runtime/%.c,build/runtime/%.o,$(EMU_SRCS)) $(patsubst runtime/%.S,build/runtime/%.o,$(EMU_ASM))
+CUDA_SRCS  := $(wildcard runtime/hopper/*.c) $(wildcard runtime/model/*.c)
+CUDA_OBJS  := $(patsubst runtime/%.c,build/runtime-cuda/%.o,$(CUDA_SRCS))
+
+.PHONY: runtime runtime-cuda
+
+runtime: $(EMU_LIB)
+
+$(EMU_LIB): $(EMU_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+build/runtime/%.o: runtime/%.c $(RUNTIME_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(EMU_CFLAGS) -c $< -o $@
+
+build/runtime/%.o: runtime/%.S
+	@mkdir -p $(@D)
+	$(CC) -c $< -o $@
+
+runtime-cuda: $(CUDA_LIB)
+
+$(CUDA_LIB): $(CUDA_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+build/runtime-cuda/%.o: runtime/%.c $(RUNTIME_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CUDA_HOST_CFLAGS) -c $< -o $@
+
+# ---- the emulator's own test suite: tests/runtime/test_<x>.c, with kernels from tests/runtime/kernels/<x>.cu ----
+RT_TEST_SRCS := $(wildcard tests/runtime/test_*.c)
+RT_TESTS     := $(patsubst tests/runtime/%.c,build/runtime-tests/%,$(RT_TEST_SRCS))
+
+.PHONY: runtime-test runtime-bench
+runtime-test: $(RT_TESTS)
+	@fail=0; for t in $(RT_TESTS); do \
+	  if $$t > $$t.log 2>&1; then echo "PASS $$t"; else echo "FAIL $$t (log: $$t.log)"; tail -n 30 $$t.log; fail=1; fi; \
+	done; exit $$fail
+
+build/runtime-tests/%.o: tests/runtime/%.c $(RUNTIME_HEADERS) tests/runtime/runtime_test.h
+	@mkdir -p $(@D)
+	$(CC) $(EMU_CFLAGS) -c $< -o $@
+
+build/runtime-tests/kernels/%.o: tests/runtime/kernels/%.cu $(RUNTIME_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(EMU_CFLAGS) -x c -DDSM_UNIT=rt_$* -c $< -o $@
+
+.SECONDEXPANSION:
+build/runtime-tests/test_%: build/runtime-tests/test_%.o $$(if $$(wildcard tests/runtime/kernels/$$*.cu),build/runtime-tests/kernels/$$*.o) $(EMU_LIB)
+	$(CC) $^ -lcmocka -lm -o $@

@@ -1,0 +1,205 @@
+/* emu_internal.h: the emulator's internal state (launch, cluster, CTA, thread) shared by its source files. */
+#ifndef DSM_EMU_INTERNAL_H
+#define DSM_EMU_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../dsm_emu_control.h"
+#include "device_emu.h"
+#include "fiber.h"
+
+#define EMU_MAX_CLUSTER 16
+#define EMU_SMEM_PER_BLOCK_MAX (227u * 1024u) /* Hopper: 227 KB per block with the opt-in attribute */
+#define EMU_SMEM_DEFAULT_DYNAMIC (48u * 1024u)  /* without the attribute */
+#define EMU_POISON_WORD 0x7FF5DEADu  /* a quiet NaN as a float, 2146819757 as an int */
+#define EMU_SMEM_BASE 0x400u         /* .shared::cta addresses start after 1 KB reserved, as on Hopper */
+#define EMU_CLUSTER_TAG_SHIFT 24     /* .shared::cluster address = (rank + 1) << 24 | cta address */
+
+typedef enum emu_thread_state {
+    EMU_RUNNABLE,
+    EMU_AT_SYNCTHREADS,
+    EMU_AT_CLUSTER_WAIT,
+    EMU_AT_MBARRIER,
+    EMU_EXITED
+} emu_thread_state;
+
+typedef enum emu_schedule_kind { EMU_SCHED_ASC, EMU_SCHED_DESC, EMU_SCHED_RANDOM, EMU_SCHED_INTERLEAVE } emu_schedule_kind;
+
+typedef struct emu_schedule {
+    emu_schedule_kind kind;
+    uint64_t seed;
+} emu_schedule;
+
+struct emu_cta;
+
+/* A source location in kernel code, as the device API macros pass it. */
+typedef struct emu_site {
+    const char *file;
+    int line;
+} emu_site;
+
+typedef struct emu_thread {
+    struct dsm_emu_thread_view view;
+    fiber ctx;
+    struct emu_cta *cta;
+    uint32_t tid;               /* linear thread index in its CTA */
+    emu_thread_state state;
+    emu_site site;              /* the last device-API call */
+    uint32_t arrivals;          /* barrier.cluster.arrive count */
+    uint32_t waits;             /* completed barrier.cluster.wait count */
+    bool arrived_pending;       /* arrived and not waited yet */
+    uint32_t arrive_phase;      /* the cluster phase of the pending arrival */
+    uint32_t bar_gen;           /* CTA-wide synchronisations passed (__syncthreads, cluster waits) */
+    uint32_t mbar_idx;          /* the mbarrier it blocks on */
+    uint32_t mbar_parity;
+    uint64_t *spin_bar;         /* last try_wait that failed, to block on the second */
+    uint32_t spin_parity;
+    uint32_t spin_seen_phase;
+} emu_thread;
+
+typedef struct emu_cta {
+    uint32_t rank;
+    dsm_dim3 block_idx, cluster_ctaid;
+    emu_thread *threads;
+    uint32_t nthreads, live;
+    bool exited;
+    emu_site exit_site;
+    uint32_t exit_phase;
+    /* shared memory: [static | dynamic] in its own mapping, guard pages around */
+    unsigned char *map_base;
+    size_t map_len;
+    unsigned char *window;      /* the CTA's shared memory */
+    size_t window_bytes;        /* static (rounded) + dynamic */
+    /* __syncthreads */
+    uint32_t bar_arrived, bar_gen;
+    /* run queue of thread indices */
+    uint32_t *queue;
+    uint32_t q_head, q_len;
+    /* happens-before: what this CTA has acquired of each CTA's releases */
+    uint32_t vc[EMU_MAX_CLUSTER];
+    /* race shadow for accesses through the device API, one entry per word */
+    struct emu_shadow *shadow;
+} emu_cta;
+
+typedef struct emu_mbarrier {
+    uint32_t cta, offset;       /* where it lives */
+    bool init;
+    uint32_t expected, pending, phase;
+    int64_t tx;
+    uint32_t vc[EMU_MAX_CLUSTER];
+    emu_site init_site;
+} emu_mbarrier;
+
+typedef struct emu_cluster {
+    dsm_dim3 id;                /* %clusterid */
+    emu_cta ctas[EMU_MAX_CLUSTER];
+    uint32_t ncta;
+    uint32_t phase;             /* completed cluster barrier phases */
+    uint32_t pending;           /* live threads not yet arrived in the current phase */
+    uint32_t live_threads;
+    uint32_t phase_vc[EMU_MAX_CLUSTER]; /* released by arrivals of the current phase */
+    uint32_t done_vc[EMU_MAX_CLUSTER];  /* released by the last completed phase */
+    emu_mbarrier *mbars;
+    uint32_t nmbars, cap_mbars;
+} emu_cluster;
+
+typedef struct emu_launch {
+    const struct dsm_emu_kernel *kernel;
+    dsm_launch_config cfg;
+    void **args;
+    emu_schedule sched;
+    uint32_t threads_per_cta;
+    size_t static_bytes, static_rounded, window_bytes;
+    unsigned char *section;     /* the kernel unit's static __shared__ section (live copy of the running CTA) */
+    emu_cta *section_owner;
+    emu_cluster cluster;
+    fiber_stacks stacks;
+    fiber sched_ctx;
+    emu_thread *running;
+    uint64_t rng;
+    sigjmp_buf abort_jmp;
+    volatile int aborting;
+    uint64_t switches;
+} emu_launch;
+
+/* The launch being run (NULL outside dsm_launch). */
+extern emu_launch *emu_cur;
+/* The emulated thread that runs now (NULL in the scheduler). */
+extern emu_thread *emu_self_thread;
+
+/* ---- scheduler.c ---- */
+dsm_error_t emu_run_cluster(emu_launch *L);
+void emu_cluster_free(emu_launch *L);
+void emu_block(emu_thread *t, emu_thread_state state);
+void emu_wake(emu_thread *t);
+void emu_yield(emu_thread *t);
+void emu_activate_cta(emu_launch *L, emu_cta *c);
+emu_thread *emu_me(const char *file, int line);
+
+/* ---- shared_window.c ---- */
+int emu_window_alloc(emu_launch *L, emu_cta *c);
+void emu_window_free(emu_cta *c);
+void emu_window_retire(emu_cta *c);
+/* Where offset `off` of CTA c's shared memory lives now (the section for the running CTA's static part). */
+unsigned char *emu_smem_ptr(emu_launch *L, emu_cta *c, size_t off);
+/* Decodes a generic pointer to (cta, offset); false when it is not shared memory of this cluster. */
+bool emu_decode_generic(emu_launch *L, const void *p, emu_cta **cta, size_t *off);
+/* Decodes a .shared::cta or .shared::cluster address as seen by thread t. */
+bool emu_decode_shared_addr(emu_launch *L, emu_thread *t, uint32_t addr, uint32_t *rank, size_t *off);
+uint32_t emu_encode_cluster_addr(uint32_t rank, size_t off);
+emu_cta *emu_cta_of_fault(emu_launch *L, const void *addr, bool *in_guard);
+
+/* ---- race.c ---- */
+void emu_release(emu_cta *c, uint32_t *vc_obj);
+void emu_acquire(emu_cta *c, const uint32_t *vc_obj);
+/* Checks and records an access through the device API to word range [off, off+bytes) of CTA `owner`. */
+bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes,
+                     int kind, emu_site site);
+void emu_race_check_exit(emu_launch *L, emu_cta *c);
+void emu_shadow_free(emu_cta *c);
+
+/* ---- barriers.c ---- */
+void emu_thread_exited(emu_launch *L, emu_thread *t);
+
+/* ---- mbarrier.c ---- */
+void emu_mbarriers_check_end(emu_launch *L);
+
+/* ---- report.c ---- */
+/* Starts a report (the first of a launch wins; later ones are dropped). Returns
+ * false when a report already exists. */
+bool emu_report_begin(dsm_report_kind kind, dsm_error_t err, const char *title_fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void emu_report_line(const char *label, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void emu_report_who(emu_launch *L, emu_thread *t);
+void emu_report_site(const char *label, emu_site site);
+void emu_report_pc(const char *label, void *pc);
+void emu_report_end(void);
+bool emu_report_pending(void);
+dsm_error_t emu_report_error(void);
+void emu_report_reset(void);
+const char *emu_schedule_name(const emu_schedule *s, char *buf, size_t n);
+/* Ends the launch now: the report is made; unwinds to dsm_launch. */
+_Noreturn void emu_abort_launch(void);
+
+/* ---- fault.c ---- */
+enum { EMU_JMP_REPORTED = 1, EMU_JMP_FAULT = 2, EMU_JMP_TIMEOUT = 3 };
+void emu_fault_install(void);
+void emu_fault_restore(void);
+/* Makes the report for a fault or timeout caught by the signal handlers. */
+void emu_fault_report(emu_launch *L, int why);
+void emu_watchdog_start(unsigned seconds);
+void emu_watchdog_stop(void);
+
+/* ---- host_emu.c ---- */
+void emu_globals_snapshot(unsigned char **out, size_t *total);
+void emu_globals_restore(const unsigned char *snap);
+bool emu_globals_compare(const unsigned char *a, const unsigned char *b, char *msg, size_t n);
+bool emu_globals_find_poison(const unsigned char *before, char *msg, size_t n);
+size_t emu_globals_bytes(void);
+int emu_kernel_max_dynamic_smem(const struct dsm_emu_kernel *k);
+int emu_kernel_non_portable(const struct dsm_emu_kernel *k);
+dsm_error_t emu_take_pending_error(void);
+
+#endif

@@ -1,0 +1,152 @@
+/* race.c: happens-before between CTAs (vector clocks) and threads (barrier generations); race and lifetime-hazard checks for device-API accesses. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_internal.h"
+
+enum { ACC_VALID = 1, ACC_ATOMIC = 2 };
+
+/* The last access of one kind to one word. */
+typedef struct emu_access {
+    uint32_t epoch;   /* the accessing CTA's own clock at the access */
+    uint32_t gen;     /* the accessing thread's barrier generation */
+    uint16_t tid;
+    uint8_t cta, flags;
+    emu_site site;
+} emu_access;
+
+typedef struct emu_shadow {
+    emu_access w, r;
+} emu_shadow;
+
+void emu_release(emu_cta *c, uint32_t *vc_obj)
+{
+    for (uint32_t k = 0; k < EMU_MAX_CLUSTER; k++)
+        if (c->vc[k] > vc_obj[k])
+            vc_obj[k] = c->vc[k];
+    c->vc[c->rank]++;
+}
+
+void emu_acquire(emu_cta *c, const uint32_t *vc_obj)
+{
+    for (uint32_t k = 0; k < EMU_MAX_CLUSTER; k++)
+        if (k != c->rank && vc_obj[k] > c->vc[k])
+            c->vc[k] = vc_obj[k];
+}
+
+/* Whether access p happens before what thread t does now. */
+static bool ordered(const emu_access *p, const emu_thread *t)
+{
+    if (p->cta == t->cta->rank) {
+        if (p->tid == t->tid)
+            return true;
+        return t->bar_gen > p->gen;
+    }
+    return t->cta->vc[p->cta] >= p->epoch;
+}
+
+void emu_shadow_free(emu_cta *c)
+{
+    free(c->shadow);
+    c->shadow = NULL;
+}
+
+static const char *access_word(int kind)
+{
+    return kind == DSM_EMU_LD ? "read" : kind == DSM_EMU_ST ? "write" : "atomic";
+}
+
+static void report_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, int kind,
+                        const emu_access *prior, bool prior_is_write)
+{
+    bool ww = prior_is_write && kind != DSM_EMU_LD;
+    dsm_report_kind rk = ww ? DSM_REPORT_RACE_WRITE_WRITE : DSM_REPORT_RACE_READ_WRITE;
+    if (!emu_report_begin(rk, dsmErrorRaceDetected,
+                          "data race on rank %u's shared memory: unordered %s and %s of the same word",
+                          owner->rank, prior_is_write ? "write" : "read", access_word(kind)))
+        return;
+    emu_report_who(L, t);
+    emu_report_site("where", t->site);
+    emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", owner->rank, off);
+    emu_report_line("earlier", "%s by rank %u thread %u, not ordered before this access:",
+                    prior_is_write ? "a write" : "a read", prior->cta, prior->tid);
+    emu_report_site("", prior->site);
+    if (!prior_is_write || kind == DSM_EMU_ST || kind == DSM_EMU_ATOM)
+        emu_report_line("note", "a plain read followed by a plain write of the same word from several threads "
+                                "is a read-modify-write race: two threads read the same old value and one "
+                                "update is lost");
+    emu_report_line("on GPU", "no error: silently wrong results, different from run to run");
+    emu_report_line("fix", "use an atomic (dsm_atom_add_shared_cluster_u32 / dsm_red_add_shared_cluster_u32) for "
+                           "updates several threads make, or order the accesses with a barrier "
+                           "(__syncthreads within a CTA, a cluster barrier across CTAs)");
+    emu_report_end();
+}
+
+bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes, int kind,
+                     emu_site site)
+{
+    if (!owner->shadow) {
+        size_t words = (L->window_bytes + 3) / 4;
+        owner->shadow = calloc(words ? words : 1, sizeof(emu_shadow));
+        if (!owner->shadow)
+            return true;
+    }
+    emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, (uint16_t)t->tid, (uint8_t)t->cta->rank,
+                      (uint8_t)(ACC_VALID | (kind == DSM_EMU_ATOM ? ACC_ATOMIC : 0)), site};
+    for (size_t w = off / 4; w < (off + bytes + 3) / 4; w++) {
+        emu_shadow *s = &owner->shadow[w];
+        bool atomic = kind == DSM_EMU_ATOM;
+        if ((s->w.flags & ACC_VALID) && !(atomic && (s->w.flags & ACC_ATOMIC)) && !ordered(&s->w, t)) {
+            report_race(L, t, owner, w * 4, kind, &s->w, true);
+            return false;
+        }
+        if (kind != DSM_EMU_LD && (s->r.flags & ACC_VALID) && !(atomic && (s->r.flags & ACC_ATOMIC)) &&
+            !ordered(&s->r, t)) {
+            report_race(L, t, owner, w * 4, kind, &s->r, false);
+            return false;
+        }
+        if (kind == DSM_EMU_LD)
+            s->r = now;
+        else
+            s->w = now;
+    }
+    return true;
+}
+
+/* A CTA exits: every access a peer made to its memory through the device API
+ * must happen before the exit, or on hardware the exit can come first. */
+void emu_race_check_exit(emu_launch *L, emu_cta *c)
+{
+    if (!c->shadow || emu_report_pending())
+        return;
+    size_t words = (L->window_bytes + 3) / 4;
+    for (size_t w = 0; w < words; w++) {
+        emu_access *acc[2] = {&c->shadow[w].r, &c->shadow[w].w};
+        for (int k = 0; k < 2; k++) {
+            emu_access *a = acc[k];
+            if (!(a->flags & ACC_VALID) || a->cta == c->rank || c->vc[a->cta] >= a->epoch)
+                continue;
+            emu_cta *peer = &L->cluster.ctas[a->cta];
+            if (!emu_report_begin(DSM_REPORT_LIFETIME_HAZARD, dsmErrorLaunchFailure,
+                                  "lifetime trap: rank %u exited while rank %u's %s of its shared memory was "
+                                  "not ordered before the exit",
+                                  c->rank, a->cta, k ? "write" : "read"))
+                return;
+            emu_report_line("access", "rank %u thread %u, offset 0x%zx of rank %u's shared memory:", a->cta, a->tid,
+                            w * 4, c->rank);
+            emu_report_site("", a->site);
+            emu_report_line("exit", "rank %u's last thread returned after:", c->rank);
+            emu_report_site("", c->exit_site);
+            emu_report_line("phase", "cluster barrier phase %u; rank %u %s", L->cluster.phase, peer->rank,
+                            peer->exited ? "has exited too" : "is still running");
+            emu_report_line("on GPU", "cudaErrorLaunchFailure (719, \"unspecified launch failure\") whenever "
+                                      "rank %u finishes first; it depends on timing, so often only sometimes",
+                            c->rank);
+            emu_report_line("fix", "keep every CTA alive until its peers are done with its memory: all CTAs "
+                                   "reach a cluster barrier (dsm_cluster_sync) after the last remote access and "
+                                   "before they exit");
+            emu_report_end();
+            return;
+        }
+    }
+}

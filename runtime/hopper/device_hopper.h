@@ -1,0 +1,164 @@
+/* device_hopper.h: the device API on a real Hopper GPU: one thin inline-PTX wrapper per instruction (sm_90a). */
+#ifndef DSM_DEVICE_HOPPER_H
+#define DSM_DEVICE_HOPPER_H
+
+#include "../dsm_types.h"
+#include "../dsm_host.h"
+
+/* Exposes a kernel to C host code: DSM_KERNEL(name) returns its host stub,
+ * which is what cudaLaunchKernelExC and cudaFuncSetAttribute take. The
+ * parameter types are used only by the emulator. */
+#define DSM_KERNEL_ENTRY(name, ...) \
+    extern "C" dsm_kernel_t name##__dsm_handle(void) { return (const void *)name; }
+
+#define DSM_DEVICE static __device__ __forceinline__
+
+/* ---- identity (special registers) ---- */
+
+/* %cluster_ctarank: this CTA's 1-D rank in its cluster (what mapa takes). */
+DSM_DEVICE uint32_t dsm_cluster_ctarank(void) {
+    uint32_t r; asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)); return r; }
+/* %cluster_nctarank: number of CTAs in the cluster. */
+DSM_DEVICE uint32_t dsm_cluster_nctarank(void) {
+    uint32_t r; asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r)); return r; }
+/* %cluster_ctaid: this CTA's 3-D position inside its cluster. */
+DSM_DEVICE dsm_dim3 dsm_cluster_ctaid(void) {
+    dsm_dim3 d;
+    asm volatile("mov.u32 %0, %%cluster_ctaid.x;" : "=r"(d.x));
+    asm volatile("mov.u32 %0, %%cluster_ctaid.y;" : "=r"(d.y));
+    asm volatile("mov.u32 %0, %%cluster_ctaid.z;" : "=r"(d.z));
+    return d; }
+/* %cluster_nctaid: the cluster's dimensions in CTAs. */
+DSM_DEVICE dsm_dim3 dsm_cluster_nctaid(void) {
+    dsm_dim3 d;
+    asm volatile("mov.u32 %0, %%cluster_nctaid.x;" : "=r"(d.x));
+    asm volatile("mov.u32 %0, %%cluster_nctaid.y;" : "=r"(d.y));
+    asm volatile("mov.u32 %0, %%cluster_nctaid.z;" : "=r"(d.z));
+    return d; }
+/* %clusterid: this cluster's 3-D position in the grid (in clusters). */
+DSM_DEVICE dsm_dim3 dsm_clusterid(void) {
+    dsm_dim3 d;
+    asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(d.x));
+    asm volatile("mov.u32 %0, %%clusterid.y;" : "=r"(d.y));
+    asm volatile("mov.u32 %0, %%clusterid.z;" : "=r"(d.z));
+    return d; }
+/* %nclusterid: the grid's dimensions in clusters. */
+DSM_DEVICE dsm_dim3 dsm_nclusterid(void) {
+    dsm_dim3 d;
+    asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(d.x));
+    asm volatile("mov.u32 %0, %%nclusterid.y;" : "=r"(d.y));
+    asm volatile("mov.u32 %0, %%nclusterid.z;" : "=r"(d.z));
+    return d; }
+
+/* ---- addressing ---- */
+
+/* cvta.to.shared: the 32-bit .shared::cta address of a generic pointer into this CTA's shared memory. */
+DSM_DEVICE uint32_t dsm_smem_addr(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+/* mapa.u64 (generic): the same offset in CTA `rank`'s shared memory, as a generic pointer (map_shared_rank). */
+DSM_DEVICE void *dsm_map_shared_rank(const void *p, uint32_t rank) {
+    uint64_t r; asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"((uint64_t)p), "r"(rank)); return (void *)r; }
+/* mapa.shared::cluster.u32: the .shared::cluster address of offset `saddr` in CTA `rank`. */
+DSM_DEVICE uint32_t dsm_mapa_shared_cluster(uint32_t saddr, uint32_t rank) {
+    uint32_t r; asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(saddr), "r"(rank)); return r; }
+/* The dynamic shared memory of this CTA (extern __shared__), 128-byte aligned. */
+DSM_DEVICE void *dsm_dynamic_smem(void) {
+    extern __shared__ __align__(128) unsigned char dsm_dynamic_smem_[]; return dsm_dynamic_smem_; }
+
+/* ---- remote (and local) shared::cluster loads, stores, atomics ---- */
+
+/* ld.shared::cluster.u32 */
+DSM_DEVICE uint32_t dsm_ld_shared_cluster_u32(uint32_t a) {
+    uint32_t v; asm volatile("ld.shared::cluster.u32 %0, [%1];" : "=r"(v) : "r"(a) : "memory"); return v; }
+/* ld.shared::cluster.f32 */
+DSM_DEVICE float dsm_ld_shared_cluster_f32(uint32_t a) {
+    float v; asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(a) : "memory"); return v; }
+/* ld.shared::cluster.v4.u32: one 16-byte load (address 16-byte aligned). */
+DSM_DEVICE uint4 dsm_ld_shared_cluster_v4_u32(uint32_t a) {
+    uint4 v; asm volatile("ld.shared::cluster.v4.u32 {%0, %1, %2, %3}, [%4];"
+                          : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a) : "memory"); return v; }
+/* st.shared::cluster.u32 */
+DSM_DEVICE void dsm_st_shared_cluster_u32(uint32_t a, uint32_t v) {
+    asm volatile("st.shared::cluster.u32 [%0], %1;" :: "r"(a), "r"(v) : "memory"); }
+/* st.shared::cluster.f32 */
+DSM_DEVICE void dsm_st_shared_cluster_f32(uint32_t a, float v) {
+    asm volatile("st.shared::cluster.f32 [%0], %1;" :: "r"(a), "f"(v) : "memory"); }
+/* st.shared::cluster.v4.u32: one 16-byte store (address 16-byte aligned). */
+DSM_DEVICE void dsm_st_shared_cluster_v4_u32(uint32_t a, uint4 v) {
+    asm volatile("st.shared::cluster.v4.u32 [%0], {%1, %2, %3, %4};"
+                 :: "r"(a), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w) : "memory"); }
+/* atom.shared::cluster.add.u32: returns the old value. */
+DSM_DEVICE uint32_t dsm_atom_add_shared_cluster_u32(uint32_t a, uint32_t v) {
+    uint32_t old; asm volatile("atom.shared::cluster.add.u32 %0, [%1], %2;" : "=r"(old) : "r"(a), "r"(v) : "memory"); return old; }
+/* atom.shared::cluster.add.f32: returns the old value. */
+DSM_DEVICE float dsm_atom_add_shared_cluster_f32(uint32_t a, float v) {
+    float old; asm volatile("atom.shared::cluster.add.f32 %0, [%1], %2;" : "=f"(old) : "r"(a), "f"(v) : "memory"); return old; }
+/* atom.shared::cluster.cas.b32: stores v if the word equals cmp; returns the old value. */
+DSM_DEVICE uint32_t dsm_atom_cas_shared_cluster_u32(uint32_t a, uint32_t cmp, uint32_t v) {
+    uint32_t old; asm volatile("atom.shared::cluster.cas.b32 %0, [%1], %2, %3;" : "=r"(old) : "r"(a), "r"(cmp), "r"(v) : "memory"); return old; }
+/* red.shared::cluster.add.u32: atomic add, no result. */
+DSM_DEVICE void dsm_red_add_shared_cluster_u32(uint32_t a, uint32_t v) {
+    asm volatile("red.shared::cluster.add.u32 [%0], %1;" :: "r"(a), "r"(v) : "memory"); }
+
+/* ---- cluster barrier and fences ---- */
+
+/* barrier.cluster.arrive.release: publish this thread's writes, do not wait. */
+DSM_DEVICE void dsm_barrier_cluster_arrive(void) { asm volatile("barrier.cluster.arrive.release;" ::: "memory"); }
+/* barrier.cluster.arrive.relaxed: arrive without ordering anything. */
+DSM_DEVICE void dsm_barrier_cluster_arrive_relaxed(void) { asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory"); }
+/* barrier.cluster.wait.acquire: wait until every non-exited thread of the cluster arrived. */
+DSM_DEVICE void dsm_barrier_cluster_wait(void) { asm volatile("barrier.cluster.wait.acquire;" ::: "memory"); }
+/* arrive (release) then wait (acquire): cluster.sync(). */
+DSM_DEVICE void dsm_cluster_sync(void) { dsm_barrier_cluster_arrive(); dsm_barrier_cluster_wait(); }
+/* fence.acq_rel.cluster */
+DSM_DEVICE void dsm_fence_acq_rel_cluster(void) { asm volatile("fence.acq_rel.cluster;" ::: "memory"); }
+/* fence.proxy.async.shared::cta: make generic-proxy smem writes visible to bulk copies. */
+DSM_DEVICE void dsm_fence_proxy_async_shared_cta(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+
+/* ---- mbarrier ---- */
+
+/* mbarrier.init.shared::cta.b64: `count` arrivals complete a phase. */
+DSM_DEVICE void dsm_mbarrier_init(uint64_t *bar, uint32_t count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(dsm_smem_addr(bar)), "r"(count) : "memory"); }
+/* fence.mbarrier_init.release.cluster: make mbarrier inits visible to the cluster. */
+DSM_DEVICE void dsm_fence_mbarrier_init(void) { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+/* mbarrier.arrive.shared::cta.b64: one arrival (release); returns the phase token. */
+DSM_DEVICE uint64_t dsm_mbarrier_arrive(uint64_t *bar) {
+    uint64_t s; asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];" : "=l"(s) : "r"(dsm_smem_addr(bar)) : "memory"); return s; }
+/* mbarrier.arrive.expect_tx.shared::cta.b64: one arrival that also expects `bytes` of transactions. */
+DSM_DEVICE uint64_t dsm_mbarrier_arrive_expect_tx(uint64_t *bar, uint32_t bytes) {
+    uint64_t s; asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 %0, [%1], %2;" : "=l"(s) : "r"(dsm_smem_addr(bar)), "r"(bytes) : "memory"); return s; }
+/* mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64: 1 once the phase with this parity completed. */
+DSM_DEVICE bool dsm_mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity) {
+    uint32_t ok;
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(ok) : "r"(dsm_smem_addr(bar)), "r"(parity) : "memory");
+    return ok != 0; }
+/* Spins on dsm_mbarrier_try_wait_parity until the phase completes. */
+DSM_DEVICE void dsm_mbarrier_wait_parity(uint64_t *bar, uint32_t parity) {
+    while (!dsm_mbarrier_try_wait_parity(bar, parity)) { } }
+/* mbarrier.arrive.release.cluster.shared::cluster.b64: arrive on a peer's mbarrier (a mapa address). */
+DSM_DEVICE void dsm_mbarrier_arrive_remote(uint32_t cluster_bar) {
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" :: "r"(cluster_bar) : "memory"); }
+
+/* ---- asynchronous pushes into a peer CTA ---- */
+
+/* cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes: copy `bytes`
+ * (multiple of 16, both addresses 16-byte aligned) from this CTA to a peer; the
+ * peer's mbarrier (cluster address) receives complete_tx of `bytes`. */
+DSM_DEVICE void dsm_cp_async_bulk_shared_cluster(uint32_t dst, const void *src, uint32_t bytes, uint32_t cluster_bar) {
+    asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(dst), "r"(dsm_smem_addr(src)), "r"(bytes), "r"(cluster_bar) : "memory"); }
+/* st.async.shared::cluster.mbarrier::complete_tx::bytes.u32: a 4-byte remote store that completes 4 bytes on the peer's mbarrier. */
+DSM_DEVICE void dsm_st_async_u32(uint32_t dst, uint32_t v, uint32_t cluster_bar) {
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%0], %1, [%2];" :: "r"(dst), "r"(v), "r"(cluster_bar) : "memory"); }
+/* st.async...v4.b32: a 16-byte remote store that completes 16 bytes on the peer's mbarrier. */
+DSM_DEVICE void dsm_st_async_v4_u32(uint32_t dst, uint4 v, uint32_t cluster_bar) {
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
+                 :: "r"(dst), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(cluster_bar) : "memory"); }
+
+/* ---- time ---- */
+
+/* %clock64: this SM's cycle counter. */
+DSM_DEVICE uint64_t dsm_clock64(void) { return (uint64_t)clock64(); }
+
+#endif
