@@ -165,6 +165,8 @@ void emu_thread_exited(emu_launch *L, emu_thread *t);
 
 /* ---- mbarrier.c ---- */
 void emu_mbarriers_check_end(emu_launch *L);
+/* Before a deadlock report: a waited-on mbarrier whose byte count cannot reach zero. */
+bool emu_mbarriers_check_stuck(emu_launch *L);
 
 /* ---- report.c ---- */
 /* Starts a report (the first of a launch wins; later ones are dropped). Returns

@@ -294,17 +294,27 @@ void dsm_emu_st_async(uint32_t dst, const void *val, unsigned bytes, uint32_t cl
     complete_if_done(L, m);
 }
 
-void emu_mbarriers_check_end(emu_launch *L)
+/* Reports the first mbarrier whose transaction count is not back to zero;
+ * with `waited_only`, only one that a blocked thread waits on. */
+static bool check_tx(emu_launch *L, bool waited_only)
 {
     for (uint32_t i = 0; i < L->cluster.nmbars; i++) {
         emu_mbarrier *m = &L->cluster.mbars[i];
         if (!m->init || m->tx == 0)
             continue;
+        if (waited_only) {
+            bool waited = false;
+            emu_cta *c = &L->cluster.ctas[m->cta];
+            for (uint32_t k = 0; k < c->nthreads && !waited; k++)
+                waited = c->threads[k].state == EMU_AT_MBARRIER && c->threads[k].mbar_idx == i;
+            if (!waited)
+                continue;
+        }
         if (!emu_report_begin(DSM_REPORT_MBARRIER_TX_MISMATCH, dsmErrorBarrierMisuse,
                               "mbarrier transaction count mismatch: %lld bytes %s when the kernel ended",
                               (long long)(m->tx > 0 ? m->tx : -m->tx),
                               m->tx > 0 ? "expected but never delivered" : "delivered beyond what was expected"))
-            return;
+            return true;
         emu_report_line("mbarrier", "rank %u's shared memory, offset 0x%x, phase %u, initialised at:", m->cta,
                         m->offset, m->phase);
         emu_report_site("", m->init_site);
@@ -312,6 +322,10 @@ void emu_mbarriers_check_end(emu_launch *L)
         emu_report_line("fix", "the bytes in dsm_mbarrier_arrive_expect_tx must equal the bytes the peers push "
                                "with cp.async.bulk / st.async per phase");
         emu_report_end();
-        return;
+        return true;
     }
+    return false;
 }
+
+void emu_mbarriers_check_end(emu_launch *L) { check_tx(L, false); }
+bool emu_mbarriers_check_stuck(emu_launch *L) { return check_tx(L, true); }

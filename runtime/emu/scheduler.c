@@ -286,8 +286,9 @@ dsm_error_t emu_run_cluster(emu_launch *L)
         L->running = NULL;
     }
     if (cl->live_threads > 0) {
-        report_deadlock(L);
-        return dsmErrorDeadlock;
+        if (!emu_mbarriers_check_stuck(L))
+            report_deadlock(L);
+        return emu_report_error();
     }
     emu_mbarriers_check_end(L);
     return emu_report_pending() ? emu_report_error() : dsmSuccess;

@@ -61,11 +61,3 @@ __global__ void spin_forever(volatile uint32_t *flag)
 }
 DSM_KERNEL_ENTRY(spin_forever, volatile uint32_t *)
 
-/* Every thread of every CTA passes a cluster barrier and writes its linear id. */
-__global__ void big_cluster(uint32_t *out)
-{
-    dsm_cluster_sync();
-    out[blockIdx.x * blockDim.x + threadIdx.x] = dsm_cluster_ctarank() * 10000 + threadIdx.x;
-    dsm_cluster_sync();
-}
-DSM_KERNEL_ENTRY(big_cluster, uint32_t *)

@@ -1,0 +1,26 @@
+/* emu_control_stubs.c: dsm_emu_control.h on the GPU backend: no emulator, so no reports and no schedules. */
+#include "dsm_emu_control.h"
+
+/* Always kind NONE: hardware does not diagnose. */
+const dsm_report *dsm_emu_last_report(void)
+{
+    static const dsm_report none = {DSM_REPORT_NONE, dsmSuccess, ""};
+    return &none;
+}
+
+/* Kind names belong to the emulator; tests read them only when the backend is "emulator". */
+const char *dsm_report_kind_name(dsm_report_kind kind)
+{
+    (void)kind;
+    return "n/a";
+}
+
+/* Schedules do not exist on hardware: accepted and ignored. */
+dsm_error_t dsm_emu_set_schedules(const char *spec)
+{
+    (void)spec;
+    return dsmSuccess;
+}
+
+/* Nothing is printed on hardware either way. */
+void dsm_emu_set_verbose(int verbose) { (void)verbose; }
