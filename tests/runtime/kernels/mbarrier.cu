@@ -13,7 +13,7 @@ __global__ void bulk_push(uint32_t *out, int bad)
     __shared__ __align__(16) uint32_t inbox[TILE_WORDS + 4];
     __shared__ __align__(8) uint64_t full;
     uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank();
-    uint32_t right = (rank + 1) % n, left = (rank + n - 1) % n;
+    uint32_t right = (rank + 1) % n;
     for (int i = threadIdx.x; i < TILE_WORDS; i += blockDim.x)
         tile[i] = rank * 1000 + (uint32_t)i;
     if (threadIdx.x == 0) {
@@ -34,7 +34,6 @@ __global__ void bulk_push(uint32_t *out, int bad)
     dsm_mbarrier_wait_parity(&full, 0);
     for (int i = threadIdx.x; i < TILE_WORDS; i += blockDim.x)
         out[blockIdx.x * TILE_WORDS + i] = inbox[i];
-    (void)left;
     dsm_cluster_sync();
 }
 DSM_KERNEL_ENTRY(bulk_push, uint32_t *, int)
