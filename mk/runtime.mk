@@ -71,12 +71,7 @@ build/runtime-tests/test_%: build/runtime-tests/test_%.o $$(if $$(wildcard tests
 	$(CC) $^ -lcmocka -lm -o $@
 
 # ---- the same suite on a GPU: kernels through nvcc (Hopper backend), tests linked with the CUDA host runtime ----
-# CMOCKA_PREFIX: a folder where libcmocka-dev was unpacked (dpkg -x), for machines without it installed.
-CMOCKA_PREFIX ?=
-ifneq ($(CMOCKA_PREFIX),)
-CMOCKA_CFLAGS := -I$(CMOCKA_PREFIX)/usr/include
-CMOCKA_LDFLAGS := -L$(CMOCKA_PREFIX)/usr/lib/x86_64-linux-gnu -Xlinker -rpath=$(CMOCKA_PREFIX)/usr/lib/x86_64-linux-gnu
-endif
+# cmocka from a folder where libcmocka-dev was unpacked (CMOCKA_PREFIX, see Makefile) lands in CMOCKA_INC/CMOCKA_LIB.
 RT_GPU_TESTS := $(patsubst tests/runtime/%.c,build/runtime-gpu-tests/%,$(RT_TEST_SRCS))
 
 .PHONY: runtime-gpu-test
@@ -84,8 +79,9 @@ RT_GPU_TESTS := $(patsubst tests/runtime/%.c,build/runtime-gpu-tests/%,$(RT_TEST
 runtime-gpu-test: $(RT_GPU_TESTS)
 	@fail=0; for t in $(RT_GPU_TESTS); do \
 	  if $$t > $$t.log 2>&1; then echo "PASS $$t"; else echo "FAIL $$t (log: $$t.log)"; tail -n 30 $$t.log; fail=1; fi; \
+	  [ -f tests/runtime/kernels/$$(basename $$t | sed 's/^test_//').cu ] || continue; \
 	  for tool in memcheck racecheck; do \
-	    compute-sanitizer --tool $$tool --error-exitcode 3 $$t > $$t.$$tool.log 2>&1; rc=$$?; \
+	    compute-sanitizer --tool $$tool --report-api-errors no --error-exitcode 3 $$t > $$t.$$tool.log 2>&1; rc=$$?; \
 	    echo "  $$tool: rc=$$rc, $$(grep -E '========= (ERROR SUMMARY|RACECHECK SUMMARY)' $$t.$$tool.log | tail -n 1)"; \
 	    [ $$rc -eq 0 ] || fail=1; \
 	  done; \
@@ -93,14 +89,14 @@ runtime-gpu-test: $(RT_GPU_TESTS)
 
 build/runtime-gpu-tests/%.o: tests/runtime/%.c $(RUNTIME_HEADERS) tests/runtime/runtime_test.h
 	@mkdir -p $(@D)
-	$(CC) $(CUDA_HOST_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+	$(CC) $(CUDA_HOST_CFLAGS) $(CMOCKA_INC) -c $< -o $@
 
 build/runtime-gpu-tests/kernels/%.o: tests/runtime/kernels/%.cu $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
 build/runtime-gpu-tests/test_%: build/runtime-gpu-tests/test_%.o $$(if $$(wildcard tests/runtime/kernels/$$*.cu),build/runtime-gpu-tests/kernels/$$*.o) $(CUDA_LIB)
-	$(NVCC) $(NVCC_ARCH) $^ $(CMOCKA_LDFLAGS) -lcmocka -lm -o $@
+	$(NVCC) $(NVCC_ARCH) $^ $(CMOCKA_LIB) -lcmocka -lm -o $@
 
 # ---- the emulator's speed: 2 CTAs x 256 threads through 1000 cluster barriers (target < 1 s) ----
 build/runtime-bench/bench_cluster_barriers: tests/runtime/bench/bench_cluster_barriers.c tests/runtime/bench/barrier_loop.cu $(EMU_LIB)

@@ -84,13 +84,14 @@ static dsm_error_t validate(const dsm_launch_config *c, const struct dsm_emu_ker
     char why[256];
     if (!k)
         return invalid(dsmErrorInvalidDeviceFunction, k, "no kernel", "pass DSM_KERNEL(name)");
+    /* Error codes as an H200 returns them from cudaLaunchKernelExC (bench/results/launch_errors_h200.csv). */
     if (!c->grid.x || !c->grid.y || !c->grid.z || !c->block.x || !c->block.y || !c->block.z)
-        return invalid(dsmErrorInvalidConfiguration, k, "a grid or block dimension is 0",
+        return invalid(dsmErrorInvalidValue, k, "a grid or block dimension is 0",
                        "every dimension is at least 1");
     if (dim_product(c->block) > 1024 || c->block.z > 64) {
         snprintf(why, sizeof why, "%u x %u x %u = %u threads per block (at most 1024, z at most 64)", c->block.x,
                  c->block.y, c->block.z, dim_product(c->block));
-        return invalid(dsmErrorInvalidConfiguration, k, why, "use at most 1024 threads per block");
+        return invalid(dsmErrorInvalidValue, k, why, "use at most 1024 threads per block");
     }
     dsm_dim3 cl = c->cluster;
     if (c->grid.x % cl.x || c->grid.y % cl.y || c->grid.z % cl.z) {

@@ -21,8 +21,10 @@ dsm_error_t dsm_occupancy_max_active_clusters(int *clusters, dsm_kernel_t kernel
                      (cfg->cluster.z ? cfg->cluster.z : 1);
     if (csize > 16 || (csize > 8 && !emu_kernel_non_portable(k)))
         return dsmErrorInvalidClusterSize;
-    if (cfg->dynamic_smem_bytes > (size_t)emu_kernel_max_dynamic_smem(k))
-        return dsmErrorInvalidValue;
+    if (cfg->dynamic_smem_bytes > (size_t)emu_kernel_max_dynamic_smem(k)) {
+        *clusters = 0; /* what an H200 answers: the launch could not run */
+        return dsmSuccess;
+    }
     int threads = (int)(cfg->block.x * cfg->block.y * cfg->block.z);
     return dsm_model_occupancy_max_active_clusters(dsm_model_default(), (int)csize, threads,
                                                    kernel_static_smem(k) + cfg->dynamic_smem_bytes, 0, clusters);

@@ -33,15 +33,18 @@
  *        (cited in h200-anchors.md).
  */
 
-/* The GPC layout of the 132-SM parts: how many SMs each GPC has (a cluster
- * must fit in one GPC). CALIBRATED on the H200 [AN]: it is one of the
- * layouts of even SM counts that sum to 132 and reproduce every row of
- * occupancy-h200.md (sum floor(s/4) = 31, floor(s/8) = 15, floor(s/16) = 7).
- * {18,18,18,16,16,16,16,14} fits those rows too; the two differ for cluster
- * sizes 6 and 7 (20 vs 19 and 15 vs 16 clusters per CTA slot), which
- * bench/hw/occupancy_probe measures. Change the layout here, nowhere else. */
-#define GH100_132SM_GPCS 8
-#define GH100_132SM_LAYOUT {18, 18, 18, 18, 16, 16, 16, 12}
+/* The cluster layout of the 132-SM parts: groups of SMs a cluster can be
+ * placed in (GPCs, plus small groups only clusters of 1 or 2 can use).
+ * CALIBRATED on an H200 (driver 580.159.04, CUDA 13.0, 2026-11-29): with the
+ * rule in dsm_model_occupancy_max_active_clusters this reproduces all 14 rows
+ * of occupancy-h200.md [AN] and the 48 further shapes measured by
+ * bench/hw/occupancy_probe (cluster sizes 1..16 at 1 and 2 CTAs per SM,
+ * bench/results/occupancy_h200.csv). The simpler "8 even GPCs" layouts fit
+ * the anchor rows but miss cluster sizes 3, 5, 6, 7, 9-12. Which physical
+ * units these groups are (GPCs, TPCs left outside a full GPC) is inferred,
+ * not documented by NVIDIA. Change the layout here, nowhere else. */
+#define GH100_132SM_GPCS 12
+#define GH100_132SM_LAYOUT {18, 18, 16, 16, 16, 16, 16, 8, 2, 2, 2, 2}
 
 /* The GPC layout of the 114-SM parts (H100 PCIe, H800): an ASSUMPTION, not
  * measured. [WP] gives 114 SMs; we assume 7 GPCs, one complete (9 TPCs) and
@@ -237,11 +240,14 @@ dsm_error_t dsm_model_occupancy_max_active_clusters(const dsm_device_model *m, i
     dsm_error_t err = dsm_model_ctas_per_sm(m, threads_per_block, smem_per_block, regs_per_thread, &occ);
     if (err != dsmSuccess)
         return err;
-    /* One CTA of a cluster per SM, all of them in one GPC: each GPC holds
-     * floor(sms / cluster_size) clusters per CTA slot of its SMs. */
+    /* A cluster lives in one group of SMs (a GPC) at least as large as the
+     * cluster; within it, it takes cluster_size of the group's CTA slots
+     * (several of its CTAs may share an SM). Fitted to the H200 measurements
+     * above: floor(slots / cluster_size) per group with sms >= cluster_size. */
     int total = 0;
     for (int g = 0; g < m->gpc_count; g++)
-        total += occ.ctas_per_sm * (m->sms_per_gpc[g] / cluster_size);
+        if (m->sms_per_gpc[g] >= cluster_size)
+            total += occ.ctas_per_sm * m->sms_per_gpc[g] / cluster_size;
     *clusters = total;
     return dsmSuccess;
 }

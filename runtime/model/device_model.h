@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-#define DSM_MODEL_MAX_GPCS 8
+#define DSM_MODEL_MAX_GPCS 16
 
 /* One GPU as the occupancy rules see it. Every number is cited where the
  * table is defined (device_model.c). Sizes are in bytes. */
@@ -85,9 +85,10 @@ dsm_error_t dsm_model_ctas_per_sm(const dsm_device_model *m, int threads_per_blo
                                   size_t smem_per_block, int regs_per_thread,
                                   dsm_cta_occupancy *occ);
 
-/* cudaOccupancyMaxActiveClusters on the model: a cluster puts at most one CTA
- * on an SM and lies inside one GPC, so with k CTAs per SM the device holds
- * sum over GPCs of k * floor(sms_in_gpc / cluster_size) clusters. Whether sizes
+/* cudaOccupancyMaxActiveClusters on the model: a cluster lies inside one GPC
+ * that has at least cluster_size SMs, so with k CTAs per SM the device holds
+ * the sum over such GPCs of floor(k * sms_in_gpc / cluster_size) clusters
+ * (calibrated on an H200: see device_model.c). Whether sizes
  * 9..16 are allowed (the non-portable attribute) and whether the dynamic shared
  * memory is within the kernel's attribute are the caller's checks.
  * dsmErrorInvalidClusterSize for cluster_size outside 1..16 (the hardware

@@ -221,17 +221,21 @@ static void test_device_model_register_limit_follows_256_register_warp_granulari
     assert_int_equal(occ.limit, DSM_OCC_LIMIT_REGISTERS);
 }
 
-static void test_device_model_clusters_use_one_sm_per_cta_within_a_gpc(void **state)
+/* Measured on an H200 with bench/hw/occupancy_probe (bench/results/occupancy_h200.csv):
+ * cudaOccupancyMaxActiveClusters for cluster sizes 1..16 at one and at two CTAs per SM. */
+static void test_device_model_h200_reproduces_the_measured_cluster_size_sweeps(void **state)
 {
     (void)state;
+    static const int one_per_sm[16] = {132, 66, 39, 30, 22, 17, 15, 15, 9, 7, 7, 7, 7, 7, 7, 7};
+    static const int two_per_sm[16] = {264, 132, 79, 62, 47, 39, 32, 30, 23, 21, 16, 16, 14, 14, 14, 14};
     const dsm_device_model *m = h200();
     for (int c = 1; c <= 16; c++) {
-        int expect = 0, clusters = -1;
-        for (int g = 0; g < m->gpc_count; g++)
-            expect += m->sms_per_gpc[g] / c;
-        /* 1024 threads, 160 KB: one CTA per SM. */
-        assert_int_equal(dsm_model_occupancy_max_active_clusters(m, c, 1024, 160 * KB, 0, &clusters), dsmSuccess);
-        assert_int_equal(clusters, expect);
+        int one = -1, two = -1;
+        assert_int_equal(dsm_model_occupancy_max_active_clusters(m, c, 1024, 160 * KB, 0, &one), dsmSuccess);
+        assert_int_equal(dsm_model_occupancy_max_active_clusters(m, c, 1024, 64 * KB, 0, &two), dsmSuccess);
+        if (one != one_per_sm[c - 1] || two != two_per_sm[c - 1])
+            fail_msg("cluster size %d: model %d and %d clusters, H200 %d and %d", c, one, two, one_per_sm[c - 1],
+                     two_per_sm[c - 1]);
     }
 }
 
@@ -288,7 +292,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_device_model_shared_memory_is_rounded_to_128_bytes_with_1kb_reserved),
         cmocka_unit_test(test_device_model_block_fits_up_to_227kb_and_not_a_byte_more),
         cmocka_unit_test(test_device_model_register_limit_follows_256_register_warp_granularity),
-        cmocka_unit_test(test_device_model_clusters_use_one_sm_per_cta_within_a_gpc),
+        cmocka_unit_test(test_device_model_h200_reproduces_the_measured_cluster_size_sweeps),
         cmocka_unit_test(test_device_model_max_potential_cluster_size_is_8_portable_and_16_non_portable),
         cmocka_unit_test(test_device_model_rejects_bad_arguments_with_cuda_error_codes),
         cmocka_unit_test(test_device_model_cluster_dsmem_is_cluster_size_times_block_shared_memory),

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# run_h200.sh: what the lead ran on a lent H200, in one script per call: build, test, sanitize, probe, measure; results under $OUT.
+# Usage: tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes course bench buggy
+# Needs: nvcc, a Hopper GPU; cmocka from .deps/*.deb when the system has none.
+set -uo pipefail
+out=${1:?usage: run_h200.sh OUTDIR PART...}; shift
+mkdir -p "$out"
+export PATH=/usr/local/cuda/bin:$PATH
+cm=""
+if [ ! -f /usr/include/cmocka.h ] && ls .deps/*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/cmocka && for d in .deps/*.deb; do dpkg -x "$d" /tmp/cmocka; done
+  cm="CMOCKA_PREFIX=/tmp/cmocka"
+fi
+j=$(nproc)
+for part in "$@"; do
+  echo "=== $part $(date -u +%FT%TZ)"
+  case $part in
+  info)
+    { nvidia-smi; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem --format=csv; nvcc --version; } > "$out/gpu_info.txt" 2>&1
+    tail -n 3 "$out/gpu_info.txt" ;;
+  runtime)
+    make -j"$j" runtime-cuda $cm >/dev/null 2>&1
+    make -j"$j" $cm $(ls tests/runtime/test_*.c | sed 's#tests/runtime/#build/runtime-gpu-tests/#; s#\.c$##') > "$out/runtime_build.log" 2>&1 || tail -n 20 "$out/runtime_build.log"
+    make runtime-gpu-test $cm 2>&1 | tee "$out/runtime_gpu_test.txt"
+    tar czf "$out/runtime_gpu_logs.tgz" build/runtime-gpu-tests/*.log 2>/dev/null ;;
+  probes)
+    mkdir -p build/hw
+    nvcc -gencode=arch=compute_90a,code=sm_90a -O2 -Iruntime bench/hw/occupancy_probe.cu runtime/model/device_model.c -o build/hw/occupancy_probe
+    nvcc -gencode=arch=compute_90a,code=sm_90a -O2 -Iruntime bench/hw/launch_errors_probe.cu -o build/hw/launch_errors_probe
+    build/hw/occupancy_probe > "$out/occupancy_h200.csv" 2> "$out/occupancy_probe.err"; echo "occupancy rc=$?"
+    grep -c MATCH "$out/occupancy_h200.csv"; grep -E "DIFF|ERROR|layout" "$out/occupancy_h200.csv" | head -20
+    build/hw/launch_errors_probe > "$out/launch_errors_h200.csv" 2> "$out/launch_errors_probe.err"; echo "launch errors rc=$?"
+    cat "$out/launch_errors_h200.csv" | cut -c1-200 ;;
+  course)
+    make -j"$j" runtime-cuda $cm >/dev/null 2>&1
+    make grade GPU=1 SRC=solutions $cm 2>&1 | tee "$out/grade_gpu_solutions.txt" | tail -n 30
+    make gpu-test $cm 2>&1 | tee "$out/gpu_test.txt" | tail -n 40 ;;
+  bench)
+    if [ -f bench/ch01/README.md ]; then make -j"$j" runtime-cuda $cm >/dev/null 2>&1; bash bench/ch01/run.sh "$out" 2>&1 | tail -n 30; fi ;;
+  buggy)
+    if [ -f bench/ch03/run_buggy.sh ]; then make -j"$j" runtime-cuda $cm >/dev/null 2>&1; bash bench/ch03/run_buggy.sh "$out" 2>&1 | tail -n 40; fi ;;
+  *) echo "unknown part $part" ;;
+  esac
+done
