@@ -36,7 +36,16 @@ for part in "$@"; do
     make grade GPU=1 SRC=solutions $cm 2>&1 | tee "$out/grade_gpu_solutions.txt" | tail -n 30
     make gpu-test $cm 2>&1 | tee "$out/gpu_test.txt" | tail -n 40 ;;
   bench)
-    if [ -f bench/ch01/README.md ]; then make -j"$j" runtime-cuda $cm >/dev/null 2>&1; bash bench/ch01/run.sh "$out" 2>&1 | tail -n 30; fi ;;
+    # bench/ch01/README.md: the latency ladder with the chapter 1 solution kernels
+    make -j"$j" runtime-cuda $cm >/dev/null 2>&1
+    mkdir -p build/bench/ch01
+    nvcc -gencode=arch=compute_90a,code=sm_90a -O3 -Iruntime -c solutions/ch01/latency_chain.cu -o build/bench/ch01/latency_chain.o
+    gcc -std=c11 -O2 -Wall -Wextra -DDSM_BACKEND_CUDA -Iruntime -I/usr/local/cuda/include -c bench/ch01/latency_ladder.c -o build/bench/ch01/latency_ladder.o
+    nvcc -gencode=arch=compute_90a,code=sm_90a build/bench/ch01/latency_ladder.o build/bench/ch01/latency_chain.o build/libdsm_cuda.a -o build/bench/ch01/latency_ladder
+    for rep in 1 2; do
+      nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader >> "$out/latency_clocks.txt"
+      build/bench/ch01/latency_ladder "$out/ch01-latency-ladder-h200-run$rep.csv" 2>&1 | tail -n 12
+    done ;;
   buggy)
     if [ -f bench/ch03/run_buggy.sh ]; then make -j"$j" runtime-cuda $cm >/dev/null 2>&1; bash bench/ch03/run_buggy.sh "$out" 2>&1 | tail -n 40; fi ;;
   *) echo "unknown part $part" ;;
