@@ -1,0 +1,94 @@
+# mk/book.mk: the book: book.md + chapters/NN-slug.md -> build/book.html and build/book.pdf.
+#
+# How: each part (book.md, every chapter) goes through Pandoc with tools/book/chapter.lua
+# (code includes by marker, exercise boxes from course/*.ini, figure checks, numbering) into
+# build/book/parts/*.json; tools/book/assemble.lua joins them and checks links and that every
+# exercise is stated (a warning for make book, an error for make book-check); Pandoc writes
+# one self-contained HTML page, WeasyPrint prints it (tools/book/print.sh).
+#
+# PDF engine: WeasyPrint (Debian package weasyprint). It lays out the same HTML with the same
+# CSS as the browser, so the PDF cannot drift from the page; it draws the SVG figures itself;
+# CSS paged media gives page numbers and a contents page with page numbers. It weighs tens of
+# MB, where LaTeX would need texlive-xetex plus CJK support (hundreds of MB), an SVG converter
+# (librsvg2-bin) and a second, LaTeX-only layout to keep in step with the HTML.
+#
+# Plots: figures/plots/NAME.gp turns bench/results/NAME.csv into build/figures/NAME.svg (the
+# script gets gnuplot variables csv and out). A plot is made only when its CSV exists; a
+# chapter that shows build/figures/NAME.svg without it fails the build, saying which CSV.
+
+PANDOC     ?= pandoc
+GNUPLOT    ?= gnuplot
+PYTHON     ?= python3
+
+BOOK_CHAPTERS := $(sort $(wildcard chapters/[0-9][0-9]-*.md))
+BOOK_COURSE   := $(sort $(wildcard course/ch[0-9][0-9].ini))
+BOOK_PARTS    := build/book/parts/book.json $(patsubst chapters/%.md,build/book/parts/%.json,$(BOOK_CHAPTERS))
+BOOK_PLOTS    := $(foreach g,$(sort $(wildcard figures/plots/*.gp)),$(if $(wildcard bench/results/$(basename $(notdir $g)).csv),build/figures/$(basename $(notdir $g)).svg))
+BOOK_FILTER   := $(wildcard tools/book/*.lua)
+BOOK_STYLE    := tools/book/template.html tools/book/book.css tools/book/print.css
+BOOK_META     := -M book-course-files="$(BOOK_COURSE)"
+BOOK_HTML_OPTS := -s --template tools/book/template.html --css tools/book/book.css \
+                  --css tools/book/print.css --self-contained --toc --toc-depth=2 \
+                  --highlight-style=tango
+
+# Lines for `make help` (the top Makefile prints them with: @printf '%s\n' $(HELP_BOOK)).
+HELP_BOOK := "make book           build/book.html and build/book.pdf (contents, chapters, figures)" \
+             "make book-check     check the book's includes, figures, links and exercise statements" \
+             "make book-test      build the book, test its filter, check the rendered HTML and PDF"
+
+.PHONY: book book-check book-test book-deps book-test-deps book-plots book-parts-list
+
+book: build/book.html build/book.pdf
+
+# Everything make book checks, and strictly: every exercise of course/*.ini stated in its chapter.
+book-check: $(BOOK_PARTS) build/book/parts.list
+	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
+	  $(BOOK_META) -M book-strict=true -o /dev/null
+
+book-test: book-check build/book.html build/book.pdf | book-test-deps
+	bash tests/book/run.sh
+	$(PYTHON) tools/book/check_html.py build/book.html
+	$(PYTHON) tools/book/check_pdf.py build/book.pdf build/book.html
+	sh tools/book/check_browser.sh build/book.html build/book-test
+
+book-deps:
+	@sh tools/book/deps.sh build
+
+book-test-deps:
+	@sh tools/book/deps.sh test
+
+book-plots: $(BOOK_PLOTS)
+
+build/figures/%.svg: figures/plots/%.gp bench/results/%.csv | book-deps
+	@mkdir -p $(@D)
+	$(GNUPLOT) -e "csv='bench/results/$*.csv'; out='$@'" $<
+
+# One part per Markdown file; the filter writes a depfile listing every file it read.
+build/book/parts/book.json: book.md $(BOOK_FILTER) $(BOOK_COURSE) | book-deps book-plots
+	@mkdir -p $(@D)
+	$(PANDOC) -f markdown-auto_identifiers $< -t json --lua-filter tools/book/chapter.lua \
+	  $(BOOK_META) -M book-depfile=$(@:.json=.d) -M book-target=$@ -o $@.tmp && mv $@.tmp $@
+
+build/book/parts/%.json: chapters/%.md $(BOOK_FILTER) $(BOOK_COURSE) | book-deps book-plots
+	@mkdir -p $(@D)
+	$(PANDOC) -f markdown-auto_identifiers $< -t json --lua-filter tools/book/chapter.lua \
+	  $(BOOK_META) -M book-depfile=$(@:.json=.d) -M book-target=$@ -o $@.tmp && mv $@.tmp $@
+
+-include $(BOOK_PARTS:.json=.d)
+
+# Rewritten only when the list of parts or course files changes, so that adding or removing
+# a chapter reassembles the book.
+book-parts-list: ;
+build/book/parts.list: book-parts-list
+	@mkdir -p $(@D)
+	@echo '$(BOOK_PARTS) $(BOOK_COURSE)' | cmp -s - $@ 2>/dev/null || echo '$(BOOK_PARTS) $(BOOK_COURSE)' > $@
+
+build/book/book.json: $(BOOK_PARTS) $(BOOK_COURSE) build/book/parts.list $(BOOK_FILTER)
+	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
+	  $(BOOK_META) -o $@.tmp && mv $@.tmp $@
+
+build/book.html: build/book/book.json $(BOOK_STYLE)
+	$(PANDOC) -f json $< -t html5 $(BOOK_HTML_OPTS) -o $@
+
+build/book.pdf: build/book.html
+	sh tools/book/print.sh $< $@

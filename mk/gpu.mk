@@ -1,0 +1,62 @@
+# mk/gpu.mk: the same exercise tests with the kernels built by nvcc, run on a Hopper GPU (make grade GPU=1, make gpu-test).
+#
+# Without a GPU (nvidia-smi -L fails), without nvcc, or on a GPU that is not
+# Hopper, these targets print "waived: no Hopper GPU (why)" and succeed:
+# waived is not failed. On a machine without libcmocka-dev, point
+# CMOCKA_PREFIX at unpacked .deb files (see the top Makefile).
+
+COMPUTE_SANITIZER ?= $(firstword $(wildcard $(CUDA_HOME)/bin/compute-sanitizer) compute-sanitizer)
+SANITIZER_TIMEOUT ?= 600
+GPU_OUT := build/gpu
+
+# Why this machine cannot run the course's kernels; empty when it can. Evaluated only when used.
+gpu_why = $(shell \
+  if ! command -v $(NVCC) > /dev/null 2>&1; then echo "no nvcc at $(NVCC)"; \
+  elif ! nvidia-smi -L > /dev/null 2>&1; then echo "nvidia-smi -L failed: no GPU or no driver"; \
+  else cc=$$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null | head -n 1); \
+    case "$$cc" in (9.*|"") ;; (*) echo "the GPU has compute capability $$cc, Hopper is 9.0";; esac; \
+  fi)
+
+# Runs the rest of the recipe line only on a Hopper machine; otherwise says why and succeeds.
+gpu_or_waive = why='$(gpu_why)'; if [ -n "$$why" ]; then echo "waived: no Hopper GPU ($$why)"; exit 0; fi;
+
+GPU_GRADE = $(GRADE_RUN) --backend gpu
+
+.PHONY: grade-gpu gpu-test
+
+grade-gpu:
+	@$(gpu_or_waive) \
+	$(MAKE) --no-print-directory -s runtime-cuda $(GRADER) && \
+	$(GPU_GRADE) $(GRADE_SELECT) --src $(SRC) --out $(GPU_OUT)/grade$(if $(filter exercises,$(SRC)),,/$(notdir $(SRC))) \
+	  $(if $(GRADE_EXPECT),--expect $(GRADE_EXPECT))
+
+gpu-test:
+	@$(gpu_or_waive) \
+	$(MAKE) --no-print-directory -s runtime-cuda $(GRADER) || exit 1; \
+	tests=FAILED; memcheck=FAILED; racecheck=FAILED; \
+	$(GPU_GRADE) --src solutions --out $(GPU_OUT)/test --expect pass && tests=OK; \
+	GRADE_TIMEOUT=$(SANITIZER_TIMEOUT) $(GPU_GRADE) --src solutions --out $(GPU_OUT)/memcheck --expect pass \
+	  --wrap "$(COMPUTE_SANITIZER) --tool memcheck --error-exitcode 1" && memcheck=OK; \
+	GRADE_TIMEOUT=$(SANITIZER_TIMEOUT) $(GPU_GRADE) --src solutions --out $(GPU_OUT)/racecheck --expect pass \
+	  --wrap "$(COMPUTE_SANITIZER) --tool racecheck --error-exitcode 1" && racecheck=OK; \
+	echo "gpu-test: solutions $$tests, memcheck $$memcheck, racecheck $$racecheck (logs: $(GPU_OUT)/{test,memcheck,racecheck}/logs/)"; \
+	[ $$tests$$memcheck$$racecheck = OKOKOK ]
+
+# ---- the rules the grader's build list instantiates (GPU backend; arguments as grade_exercise_emu) ----
+define grade_exercise_gpu
+$5: $1 $2 $(GRADE_SUPPORT) $(CUDA_LIB) $(RUNTIME_HEADERS)
+	@rm -f $$@ && mkdir -p $4 $(dir $6)
+	@( set -x; \
+	  $(if $(filter %.cu,$1),$(NVCC) $(NVCC_FLAGS),$(CC) $(CUDA_HOST_CFLAGS)) -I$(dir $1) -DDSM_UNIT=$3 \
+	    -c $1 -o $4/kernel.o && \
+	  $(CC) $(CUDA_HOST_CFLAGS) $(CMOCKA_INC) -I$(dir $1) -MMD -MP -MT $$@ -MF $4/test.d -c $2 -o $4/test.o && \
+	  $(NVCC) $(NVCC_ARCH) $4/test.o $4/kernel.o $(GRADE_SUPPORT) $(CMOCKA_LIB) $(CUDA_LDLIBS) -o $$@ \
+	) > $6 2>&1
+-include $(wildcard $4/*.d)
+endef
+
+define grade_support_gpu
+$1: tests/support/test_support.c tests/support/test_support.h
+	@mkdir -p $$(@D)
+	$(CC) $(CUDA_HOST_CFLAGS) $(CMOCKA_INC) -c $$< -o $$@
+endef

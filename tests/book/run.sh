@@ -1,0 +1,263 @@
+#!/bin/bash
+# run.sh: tests of the book filter on the fixtures in tests/book/fixtures (a tiny repository).
+# Usage: tests/book/run.sh [test_name]   (from the repository root; prints "N passed, N failed")
+set -u
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+FIXTURES=$ROOT/tests/book/fixtures
+WORK=$ROOT/build/book-test/filter
+CHAPTER_LUA=$ROOT/tools/book/chapter.lua
+ASSEMBLE_LUA=$ROOT/tools/book/assemble.lua
+passed=0
+failed=0
+
+# A fresh copy of the fixtures for one test; the test runs inside it.
+fresh() {
+    rm -rf "$WORK/$1" && mkdir -p "$WORK" && cp -r "$FIXTURES" "$WORK/$1" && cd "$WORK/$1"
+}
+
+# part FILE: pass 1 on one Markdown file into out.html, errors into err.txt; returns pandoc's status.
+part() {
+    pandoc -f markdown-auto_identifiers "$1" -t html --lua-filter "$CHAPTER_LUA" \
+        -M book-course-files="$(ls course/*.ini 2>/dev/null | tr '\n' ' ')" -o out.html 2>err.txt
+}
+
+# book [-M book-strict=true]: pass 1 on every part into JSON, then pass 2 (assemble) into out.html.
+book() {
+    local inis parts=() f
+    inis=$(ls course/*.ini 2>/dev/null | tr '\n' ' ')
+    mkdir -p parts
+    for f in book.md chapters/*.md; do
+        pandoc -f markdown-auto_identifiers "$f" -t json --lua-filter "$CHAPTER_LUA" \
+            -M book-course-files="$inis" -o "parts/$(basename "$f" .md).json" 2>err.txt || return 1
+        parts+=("parts/$(basename "$f" .md).json")
+    done
+    pandoc -f json "${parts[@]}" -t html --lua-filter "$ASSEMBLE_LUA" \
+        -M book-course-files="$inis" "$@" -o out.html 2>err.txt
+}
+
+has() { grep -qF -- "$1" "$2"; }
+
+# make on the fixture repository, independent of any make (and its flags) that runs this script.
+fixture_make() {
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -f mk/book.mk "$@"
+}
+
+result() {  # result NAME STATUS [detail]
+    if [ "$2" -eq 0 ]; then
+        passed=$((passed + 1)); echo "ok - $1"
+    else
+        failed=$((failed + 1)); echo "not ok - $1"
+        [ -f err.txt ] && sed 's/^/    stderr: /' err.txt | head -5
+    fi
+}
+
+test_include_by_marker_shows_only_the_region() {
+    part chapters/02-tiny.md && has OUTER-FIRST out.html && has OUTER-LAST out.html &&
+        [ "$(grep -c OUTSIDE-BEFORE out.html)" = 1 ]   # once: from the whole-file include only
+}
+
+test_include_hides_marker_solution_and_skeleton_lines() {
+    part chapters/02-tiny.md && ! has BOOK-BEGIN out.html && ! has BOOK-END out.html &&
+        ! has "BEGIN SOLUTION" out.html && ! has "END SOLUTION" out.html && ! has SKELETON-ONLY out.html
+}
+
+test_include_nested_region_keeps_solution_code() {
+    part chapters/02-tiny.md && [ "$(grep -c INNER-LINE out.html)" = 3 ] && [ "$(grep -c SOLUTION-LINE out.html)" = 3 ]
+}
+
+test_include_dedents_the_region() {
+    part chapters/02-tiny.md && grep -q '<span id="cb2-1"><a href="#cb2-1" aria-hidden="true" tabindex="-1"></a>y ' out.html
+}
+
+test_include_highlights_cuda_as_c_and_names_the_file() {
+    part chapters/02-tiny.md && has 'class="sourceCode c"' out.html && has '<code>src/regions.cu</code>' out.html
+}
+
+test_missing_marker_fails_naming_file_and_marker() {
+    sed -i '/BOOK-BEGIN(outer)/d' src/regions.cu
+    ! part chapters/02-tiny.md && has "src/regions.cu" err.txt && has "outer" err.txt && [ ! -s out.html ]
+}
+
+test_missing_end_marker_fails() {
+    sed -i '/BOOK-END(inner)/d' src/regions.cu
+    ! part chapters/02-tiny.md && has "BOOK-END(inner)" err.txt
+}
+
+test_missing_file_fails_naming_the_file() {
+    rm src/regions.cu
+    ! part chapters/02-tiny.md && has "cannot read file src/regions.cu" err.txt
+}
+
+test_include_block_with_a_body_fails() {
+    printf '\n```{include="src/regions.cu"}\nint x;\n```\n' >> chapters/02-tiny.md
+    ! part chapters/02-tiny.md && has "must be empty" err.txt
+}
+
+test_exercise_box_states_title_points_task_and_file() {
+    part chapters/02-tiny.md && has 'id="ch02.tiny_ring" class="exercise"' out.html &&
+        has '<strong>Exercise 2.1</strong> Pass a <em>value</em> around the ring' out.html &&
+        has '10 points' out.html && has 'href="../exercises/ch02/tiny_ring.cu"' out.html &&
+        has 'a;b stays in the text' out.html && has 'make grade EX=ch02.tiny_ring' out.html
+}
+
+test_exercise_box_keeps_the_prose_inside_the_div() {
+    part chapters/02-tiny.md && has PROSE-INSIDE-THE-DIV out.html
+}
+
+test_unknown_exercise_id_fails() {
+    printf '\n::: {.exercise id="ch02.no_such"}\n:::\n' >> chapters/02-tiny.md
+    ! part chapters/02-tiny.md && has "ch02.no_such does not exist" err.txt && has "course/ch02.ini" err.txt
+}
+
+test_exercise_of_a_missing_course_file_fails() {
+    printf '\n::: {.exercise id="ch07.nothing"}\n:::\n' >> chapters/02-tiny.md
+    ! part chapters/02-tiny.md && has "ch07.nothing does not exist: there is no course/ch07.ini" err.txt
+}
+
+add_second_exercise() {
+    printf '\n[ch02.second]\nchapter = 2\nfile = ch02/tiny_ring.cu\npoints = 5\ntitle = T\ntask = X\n' >> course/ch02.ini
+}
+
+test_book_check_fails_on_an_exercise_not_stated_in_its_chapter() {
+    add_second_exercise
+    ! book -M book-strict=true && has "course/ch02.ini:13: exercise ch02.second is not stated in chapter 2" err.txt
+}
+
+test_book_builds_with_a_warning_when_an_exercise_is_not_stated() {
+    add_second_exercise
+    book && has "warning: course/ch02.ini:13: exercise ch02.second is not stated" err.txt &&
+        ! has 'href="#ch02.second"' out.html
+}
+
+test_exercise_stated_in_another_chapter_fails() {
+    printf '# Three\n\n::: {.exercise id="ch02.tiny_ring"}\n:::\n' > chapters/03-other.md
+    ! part chapters/03-other.md && has "belongs to chapter 2" err.txt
+}
+
+test_exercise_with_missing_skeleton_fails() {
+    rm exercises/ch02/tiny_ring.cu
+    ! part chapters/02-tiny.md && has "exercises/ch02/tiny_ring.cu does not exist" err.txt
+}
+
+test_course_file_without_required_key_fails() {
+    sed -i '/^points/d' course/ch02.ini
+    ! part chapters/02-tiny.md && has "has no 'points'" err.txt
+}
+
+test_headings_and_figures_are_numbered_by_file_name() {
+    part chapters/02-tiny.md && has '<span class="header-section-number">2</span> A tiny chapter' <(tr '\n' ' ' < out.html) &&
+        has '2.2.1</span> The whole file' out.html && has 'Figure 2.1: A tiny figure.' out.html
+}
+
+test_same_chapter_links_follow_the_new_ids() {
+    part chapters/02-tiny.md && has 'href="#ch02-the-outer-region"' out.html && has 'id="ch02-the-outer-region"' out.html
+}
+
+test_missing_image_fails() {
+    printf '\n![x](figures/none.svg)\n' >> chapters/02-tiny.md
+    ! part chapters/02-tiny.md && has "image figures/none.svg not found" err.txt
+}
+
+test_plot_without_its_csv_fails_naming_the_csv() {
+    mkdir -p figures/plots && cp "$ROOT/figures/plots/latency_ladder.gp" figures/plots/
+    printf '\n![x](build/figures/latency_ladder.svg)\n' >> chapters/02-tiny.md
+    rm -rf bench
+    ! part chapters/02-tiny.md && has "needs bench/results/latency_ladder.csv" err.txt
+}
+
+test_plot_script_turns_the_csv_into_svg() {
+    mkdir -p build/figures &&
+        gnuplot -e "csv='bench/results/latency_ladder.csv'; out='build/figures/latency_ladder.svg'" \
+            "$ROOT/figures/plots/latency_ladder.gp" 2>err.txt &&
+        has '<svg' build/figures/latency_ladder.svg && has 'fixture peer' build/figures/latency_ladder.svg
+}
+
+test_tex_fractions_become_html_text() {
+    part chapters/02-tiny.md && has '<em>B</em>/<em>W</em><sub>L2</sub>' out.html
+}
+
+test_solutions_appendix_is_generated_and_collapsed() {
+    part chapters/90-appendix-solutions.md && has '<details class="solution">' out.html &&
+        has 'id="solution-ch02.tiny_ring"' out.html && has 'SOLUTION-BODY' out.html &&
+        ! has 'BEGIN SOLUTION' out.html && ! has 'TODO(ch02.tiny_ring)' out.html
+}
+
+test_book_assembles_with_chapter_list() {
+    book && has 'href="#ch02"' out.html && has 'Appendix' out.html && has 'Chapter <span' out.html
+}
+
+test_book_check_fails_on_a_course_file_without_its_chapter() {
+    rm chapters/02-tiny.md
+    ! book -M book-strict=true && has "there is no chapters/02-*.md yet" err.txt
+}
+
+test_book_with_a_broken_cross_chapter_link_fails() {
+    printf '\nSee [nowhere](#ch09-nothing).\n' >> book.md
+    ! book && has "book.md: link [nowhere](#ch09-nothing)" err.txt
+}
+
+test_book_with_two_chapters_numbered_alike_fails() {
+    printf '# Again\n' > chapters/90-again.md
+    ! book && has "two chapter files are numbered A" err.txt
+}
+
+# The fixture repository with the real tools, mk/book.mk, figures/*.svg and plot scripts, and a
+# chapter 3 that shows every figure and every plot whose CSV the fixtures have.
+fixture_repo_with_all_figures() {
+    ln -s "$ROOT/tools" tools && ln -s "$ROOT/mk" mk && mkdir -p figures/plots &&
+        cp "$ROOT"/figures/*.svg figures/ && cp "$ROOT"/figures/plots/*.gp figures/plots/ || return 1
+    {
+        echo "# Every figure"
+        for f in "$ROOT"/figures/*.svg; do
+            printf '\n![Figure %s.](figures/%s)\n' "$(basename "$f" .svg)" "$(basename "$f")"
+        done
+        for g in figures/plots/*.gp; do
+            n=$(basename "$g" .gp)
+            [ -f "bench/results/$n.csv" ] && printf '\n![Plot %s.](build/figures/%s.svg)\n' "$n" "$n"
+        done
+    } > chapters/03-figures.md
+}
+
+test_make_book_shows_every_figure_in_html_pdf_and_browser() {
+    fixture_repo_with_all_figures &&
+        fixture_make book >make.txt 2>err.txt &&
+        [ -s build/book.html ] && [ -s build/book.pdf ] && [ -s build/figures/latency_ladder.svg ] &&
+        python3 tools/book/check_html.py build/book.html >>err.txt &&
+        python3 tools/book/check_pdf.py build/book.pdf build/book.html >>err.txt &&
+        grep -q "figure drawn in the PDF: Figure 3.1" err.txt &&
+        sh tools/book/check_browser.sh build/book.html build/book-test >>err.txt &&
+        grep -q "all $(( $(ls figures/*.svg | wc -l) + 1 )) images load" err.txt
+}
+
+test_make_book_fails_when_a_shown_plot_has_no_csv() {
+    fixture_repo_with_all_figures && rm bench/results/latency_ladder.csv &&
+        printf '\n![Plot.](build/figures/latency_ladder.svg)\n' >> chapters/03-figures.md &&
+        ! fixture_make book >make.txt 2>err.txt &&
+        has "needs bench/results/latency_ladder.csv" err.txt && [ ! -e build/figures/latency_ladder.svg ]
+}
+
+test_make_book_fails_on_a_deleted_marker_naming_file_and_marker() {
+    fixture_repo_with_all_figures && fixture_make book >make.txt 2>err.txt &&
+        sed -i '/BOOK-END(outer)/d' src/regions.cu &&
+        ! fixture_make book >make.txt 2>err.txt &&
+        has "src/regions.cu" err.txt && has "'outer'" err.txt
+}
+
+tests=$(declare -F | awk '{print $3}' | grep '^test_')
+[ $# -gt 0 ] && tests=$1
+for t in $tests; do
+    ( fresh "$t" && $t ) >/dev/null 2>&1
+    status=$?
+    cd "$WORK/$t" 2>/dev/null && result "${t#test_}" $status
+    cd "$ROOT"
+done
+
+# The Lua unit tests (ini parser, markers, fractions, ids) report in the same format.
+units=$(cd "$ROOT" && pandoc -f markdown -t plain --lua-filter tests/book/test_units.lua < /dev/null)
+echo "$units" | grep -E '^(not )?ok - '
+passed=$((passed + $(echo "$units" | grep -c '^ok - ')))
+failed=$((failed + $(echo "$units" | grep -c '^not ok - ')))
+
+echo "book-filter: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# run.sh: tests of the grader, the skeleton tools and tests/support on the fixture course in tests/grader/ (make grader-test).
+#
+# usage: tests/grader/run.sh [GRADER]   (from the repository root; GRADER defaults to build/tools/grade)
+set -uo pipefail
+
+grader=${1:-build/tools/grade}
+fixture=tests/grader/fixture
+work=build/grader-test
+rm -rf "$work" && mkdir -p "$work"
+
+passed=0
+failed=0
+
+# expect NAME COMMAND...: one claim; prints ok or FAIL with the command.
+expect() {
+    local name=$1
+    shift
+    if "$@" > /dev/null 2>&1; then
+        passed=$((passed + 1))
+        echo "  ok    $name"
+    else
+        failed=$((failed + 1))
+        echo "  FAIL  $name    ($*)"
+    fi
+}
+
+# contains FILE TEXT: FILE has a line containing TEXT (fixed string).
+contains() { grep -qF -- "$2" "$1"; }
+# lacks FILE TEXT: no line of FILE contains TEXT.
+lacks() { ! grep -qF -- "$2" "$1"; }
+# exercise_json FILE ID TEXT: the results.json line of exercise ID contains TEXT.
+exercise_json() { grep -F "\"id\": \"$2\"" "$1" | grep -qF -- "$3"; }
+# block FILE ID TEXT: TEXT appears under exercise ID's line, before the next exercise's line.
+block() { awk -v id="  $2 " -v text="$3" '
+    /^  (PASS|FAIL) / { inside = index($0, id) > 0; next }
+    /^Score/ { inside = 0 }
+    inside && index($0, text) { found = 1 }
+    END { exit !found }' "$1"; }
+
+run_grader() { # OUT_NAME ARGS...: grades the fixture; output in $work/OUT_NAME.txt, status in $work/OUT_NAME.rc
+    local name=$1
+    shift
+    "$grader" --course "$fixture/course" --src "$fixture/src" --build "$work/build" \
+        --out "$work/$name" --timeout 2 --make-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' "$@" \
+        > "$work/$name.txt" 2>&1
+    echo $? > "$work/$name.rc"
+}
+
+echo "grader on the fixture course:"
+start=$(date +%s)
+run_grader all
+seconds=$(($(date +%s) - start))
+out=$work/all.txt
+json=$work/all/results.json
+expect "grading exits 0 whatever the score" test "$(cat "$work/all.rc")" = 0
+expect "a passing exercise: PASS and its points" grep -qE '^  PASS +10/10 +ch01\.passes +Scales an array$' "$out"
+expect "a failed assertion: FAIL and no points" grep -qE '^  FAIL +0/20 +ch01\.fails_assertion ' "$out"
+expect "a failed assertion: the failing test by name" block "$out" ch01.fails_assertion "test_fails_assertion_doubles_every_element failed:"
+expect "a failed assertion: index, expected and actual" block "$out" ch01.fails_assertion "[0] expected"
+expect "a failed assertion: the test's file and line" block "$out" ch01.fails_assertion "at tests/grader/fixture/tests/test_fails_assertion.c:25"
+expect "a failed assertion: the seed to repeat the run" block "$out" ch01.fails_assertion "(repeat with DSM_SEED="
+expect "a failed assertion: the first hint" block "$out" ch01.fails_assertion "hint: Twice x is x + x, not x + 1."
+expect "a failed assertion: where the log is" block "$out" ch01.fails_assertion "log: $work/all/logs/ch01.fails_assertion.log"
+expect "a test that passed is not reported as failed" lacks "$out" "test_fails_assertion_zero_array_stays_small failed"
+expect "a report printed by a passing test is not blamed" lacks "$out" "expected report of a passing test"
+expect "a compile error: the compiler's error line" block "$out" ch01.no_compile "no_compile.c:4:12: error:"
+expect "a compile error: no warnings or notes" lacks "$out" "warning: control reaches end"
+expect "a compile error: the build log" block "$out" ch01.no_compile "log: $work/all/logs/ch01.no_compile.build.log"
+expect "a crash: the signal's name" block "$out" ch02.crashes "crashed: SIGSEGV"
+expect "a crash: the test that crashed" block "$out" ch02.crashes "in test_crashes_first_of_nothing"
+expect "a hang: stopped at the time limit" block "$out" ch02.hangs "did not finish in 2 s: an infinite loop or a deadlock?"
+expect "a hang: the test that was running" block "$out" ch02.hangs "(test_hangs_wait_returns was running)"
+expect "a hang costs only the time limit (run took ${seconds} s)" test "$seconds" -lt 30
+expect "an emulator report: its first line" block "$out" ch02.emu_report "dsm-emu: error: lifetime trap"
+expect "an emulator report: its block up to the blank line" block "$out" ch02.emu_report "where     emu_report.c:7"
+expect "an emulator report: the test's own message" block "$out" ch02.emu_report "ERROR: launch returned 719"
+expect "a missing file is named" block "$out" ch02.missing "missing file: $fixture/src/ch02/missing.c"
+expect "exit(0) before the tests finished is not a pass" grep -qE '^  FAIL +0/5 +ch02\.exits_early ' "$out"
+expect "exit(0) before the tests finished: said so" block "$out" ch02.exits_early "before its tests finished (in test_exits_early_finish_returns_1)"
+expect "score per chapter: ch01" contains "$out" "Score ch01: 10/35"
+expect "score per chapter: ch02" contains "$out" "Score ch02: 0/95"
+expect "total score" grep -qx 'Score: 10/130' "$out"
+expect "results.json: total" grep -q '"score": 10,' "$json"
+expect "results.json: pass" exercise_json "$json" ch01.passes '"status": "pass", "outcome": "pass", "points": 10'
+expect "results.json: assertion" exercise_json "$json" ch01.fails_assertion '"outcome": "assertion"'
+expect "results.json: compile" exercise_json "$json" ch01.no_compile '"outcome": "compile"'
+expect "results.json: crash" exercise_json "$json" ch02.crashes '"outcome": "crash"'
+expect "results.json: timeout" exercise_json "$json" ch02.hangs '"outcome": "timeout"'
+expect "results.json: emulator" exercise_json "$json" ch02.emu_report '"outcome": "emulator"'
+expect "results.json: missing" exercise_json "$json" ch02.missing '"outcome": "missing"'
+expect "results.json: exit before the end" exercise_json "$json" ch02.exits_early '"outcome": "failed"'
+expect "the test's output is in its log" contains "$work/all/logs/ch01.fails_assertion.log" "[ RUN      ] test_fails_assertion_doubles_every_element"
+expect "no test process is left running" test -z "$(pgrep -f "$work/build/ch02/hangs/test_hangs" || true)"
+
+echo "selection and expectations:"
+run_grader one --exercise ch01.passes
+expect "EX selects one exercise" grep -qx 'Score: 10/10' "$work/one.txt"
+run_grader chapter --chapter 2
+expect "CH selects one chapter" grep -qx 'Score: 0/95' "$work/chapter.txt"
+expect "CH leaves other chapters out" lacks "$work/chapter.txt" "ch01."
+run_grader chapter03 --chapter ch01
+expect "CH accepts ch01" grep -qx 'Score: 10/35' "$work/chapter03.txt"
+run_grader unknown --exercise ch01.nope
+expect "an unknown exercise is an error (status 2)" test "$(cat "$work/unknown.rc")" = 2
+expect "an unknown exercise lists the ids" contains "$work/unknown.txt" "ch01.fails_assertion"
+run_grader pass_ok --exercise ch01.passes --expect pass
+expect "--expect pass: 0 when all pass" test "$(cat "$work/pass_ok.rc")" = 0
+run_grader pass_bad --chapter 1 --expect pass
+expect "--expect pass: 1 when one fails" test "$(cat "$work/pass_bad.rc")" = 1
+run_grader fail_ok --exercise ch01.fails_assertion,ch02.crashes --expect fail
+expect "--expect fail: 0 when all compile and fail" test "$(cat "$work/fail_ok.rc")" = 0
+run_grader fail_bad --chapter 1 --expect fail
+expect "--expect fail: 1 when one passes or does not compile" test "$(cat "$work/fail_bad.rc")" = 1
+expect "--expect fail: names a solved skeleton" contains "$work/fail_bad.txt" "ch01.passes passes its tests"
+expect "--expect fail: names a skeleton that does not compile" contains "$work/fail_bad.txt" "ch01.no_compile does not compile"
+GRADE_TIMEOUT=1 "$grader" --course "$fixture/course" --src "$fixture/src" --build "$work/build" --out "$work/env" \
+    --exercise ch02.hangs --make-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' > "$work/env.txt" 2>&1
+expect "GRADE_TIMEOUT sets the time limit" contains "$work/env.txt" "did not finish in 1 s"
+
+echo "course metadata checks:"
+mkdir -p "$work/badcourse"
+printf '[ch01.bad]\nchapter = 2\nfile = ch01/x.cu\npoints = ten\ntitle = t\nhint = h\n[ch01.bad]\nchapter = 1\n' > "$work/badcourse/ch01.ini"
+"$grader" --course "$work/badcourse" --src "$fixture/src" --out "$work/bad" > "$work/bad.txt" 2>&1
+echo $? > "$work/bad.rc"
+expect "bad metadata: status 2" test "$(cat "$work/bad.rc")" = 2
+expect "bad metadata: wrong chapter" contains "$work/bad.txt" "says chapter = 2"
+expect "bad metadata: points not a number" contains "$work/bad.txt" "points must be a whole number"
+expect "bad metadata: no test" contains "$work/bad.txt" "has no 'test'"
+expect "bad metadata: duplicate id" contains "$work/bad.txt" "appears twice"
+printf '[ch01.x]\nnot a key value line\n' > "$work/badcourse/ch01.ini"
+"$grader" --course "$work/badcourse" --src "$fixture/src" --out "$work/bad" > "$work/bad2.txt" 2>&1
+expect "bad metadata: syntax error with file and line" contains "$work/bad2.txt" "$work/badcourse/ch01.ini:2: expected [id] or key = value"
+
+echo "hints:"
+hint() { "$grader" hint ch01.passes --course "$fixture/course" --out "$work/hints"; }
+hint > "$work/hint1.txt" 2>&1
+hint > "$work/hint2.txt" 2>&1
+hint > "$work/hint3.txt" 2>&1
+expect "the first call shows hint 1" contains "$work/hint1.txt" "> hint 1 of 2: Multiply every element by the factor."
+expect "the first call does not show hint 2" lacks "$work/hint1.txt" "hint 2 of 2"
+expect "the second call shows hint 2" contains "$work/hint2.txt" "> hint 2 of 2: out[i] = factor * in[i]; for every i < n."
+expect "the count is remembered" test "$(cat "$work/hints/hints/ch01.passes")" = 2
+expect "after the last hint all are shown again" contains "$work/hint3.txt" "no more hints"
+
+echo "reset:"
+mkdir -p "$work/learner/ch01"
+echo "/* my work in progress */" > "$work/learner/ch01/passes.c"
+reset() { "$grader" reset ch01.passes --course "$fixture/course" --src "$work/learner" \
+    --solutions "$fixture/solutions" --backup "$work/backup"; }
+reset > "$work/reset1.txt" 2>&1
+echo $? > "$work/reset1.rc"
+backup=$(find "$work/backup/ch01.passes" -type f -name '*-passes.c' 2>/dev/null | head -n 1)
+expect "reset succeeds" test "$(cat "$work/reset1.rc")" = 0
+expect "reset saves the learner's file under .backup/<id>/" test -n "$backup"
+expect "the backup holds the learner's work" grep -qx '/\* my work in progress \*/' "${backup:-/dev/null}"
+expect "reset names the backup" contains "$work/reset1.txt" "Saved your version of $work/learner/ch01/passes.c as $work/backup/ch01.passes/"
+expect "the file is the skeleton again" contains "$work/learner/ch01/passes.c" "// TODO(ch01.passes): multiply every element by factor."
+expect "the skeleton has no solution" lacks "$work/learner/ch01/passes.c" "out[i] = factor * in[i];"
+reset > "$work/reset2.txt" 2>&1
+expect "a second reset changes nothing" contains "$work/reset2.txt" "is already the skeleton"
+expect "a second reset makes no second backup" test "$(find "$work/backup" -type f | wc -l)" = 1
+rm "$work/learner/ch01/passes.c"
+reset > "$work/reset3.txt" 2>&1
+expect "reset restores a deleted file" contains "$work/learner/ch01/passes.c" "TODO(ch01.passes)"
+
+echo "skeleton generator:"
+skel=tests/grader/skeleton
+awk -f tools/skeleton/skeleton.awk "$skel/input.cu" > "$work/skeleton.cu" 2>&1
+expect "regions dropped, //~ lines kept without the prefix, indentation kept" cmp -s "$work/skeleton.cu" "$skel/expected.cu"
+for bad in unbalanced stray nested; do
+    awk -f tools/skeleton/skeleton.awk "$skel/$bad.c" > /dev/null 2> "$work/$bad.err"
+    echo $? > "$work/$bad.rc"
+    expect "broken markers ($bad.c) are an error with file and line" \
+        bash -c "test \"\$(cat $work/$bad.rc)\" = 1 && grep -q '^$skel/$bad.c:[0-9]*: error:' $work/$bad.err"
+done
+mkdir -p "$work/gen-src/ch01" && cp "$skel/input.cu" "$work/gen-src/ch01/example.cu"
+printf 'helper without markers\n' > "$work/gen-src/ch01/helper.h"
+sh tools/skeleton/generate.sh "$work/gen-src" "$work/gen" > /dev/null 2>&1
+expect "generate.sh: marked files become skeletons" cmp -s "$work/gen/ch01/example.cu" "$skel/expected.cu"
+expect "generate.sh: files without markers are copied" cmp -s "$work/gen/ch01/helper.h" "$work/gen-src/ch01/helper.h"
+echo "edited" >> "$work/gen/ch01/example.cu"
+sh tools/skeleton/generate.sh "$work/gen-src" "$work/gen" "$work/gen-backup" > /dev/null 2>&1
+expect "generate.sh: a file it overwrites is saved first" grep -qx edited "$work/gen-backup/ch01/example.cu"
+expect "generate.sh: and then regenerated" cmp -s "$work/gen/ch01/example.cu" "$skel/expected.cu"
+sh tools/skeleton/generate.sh "$work/gen-src" "$work/gen-check" > /dev/null 2>&1
+expect "check.sh: in sync passes" sh tools/skeleton/check.sh "$work/gen-check" "$work/gen"
+echo "// my edit" >> "$work/gen/ch01/helper.h"
+expect "check.sh: out of sync fails" bash -c "! sh tools/skeleton/check.sh $work/gen-check $work/gen"
+expect "check.sh: changes nothing" grep -qx '// my edit' "$work/gen/ch01/helper.h"
+
+echo "tests/support:"
+bin=$work/build/ch01/fails_assertion/test_fails_assertion
+DSM_SEED=12345 "$bin" > "$work/seed.txt" 2>&1
+expect "DSM_SEED fixes the seed, printed once" test "$(grep -c '^seed 12345 (repeat with DSM_SEED=12345)$' "$work/seed.txt")" = 1
+DSM_SEED=12345 "$bin" > "$work/seed2.txt" 2>&1
+expect "the same seed gives the same inputs" cmp -s "$work/seed.txt" "$work/seed2.txt"
+"$bin" test_fails_assertion_zero_array_stays_small > "$work/one-test.txt" 2>&1
+expect "argv[1] runs one test alone" bash -c "grep -q 'Running 1 test' $work/one-test.txt && ! grep -q doubles_every $work/one-test.txt"
+"$bin" --list > "$work/list.txt" 2>&1
+expect "--list names every test" test "$(wc -l < "$work/list.txt")" = 2
+"$bin" no_such_test > /dev/null 2>&1
+expect "an unknown test name is an error (status 2)" test $? = 2
+
+echo "grader-test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

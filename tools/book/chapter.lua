@@ -1,0 +1,42 @@
+-- chapter.lua: Pandoc Lua filter for one part of the book (book.md or chapters/NN-slug.md):
+-- code includes, exercise boxes, the solutions appendix, figure checks, math, numbering.
+-- Usage: pandoc -f markdown-auto_identifiers chapters/02-x.md -t json \
+--          --lua-filter tools/book/chapter.lua -M book-course-files="course/ch02.ini ..." \
+--          [-M book-depfile=part.d -M book-target=part.json] -o part.json
+
+package.path = pandoc.path.directory(PANDOC_SCRIPT_FILE) .. "/?.lua;" .. package.path
+
+local config = require("config")
+local include = require("include")
+local exercise = require("exercise")
+local solutions = require("solutions")
+local figures = require("figures")
+local mathfrac = require("mathfrac")
+local numbering = require("numbering")
+local errors = require("errors")
+local files = require("files")
+
+-- Source comments (<!-- purpose of this file -->) stay out of the book.
+local function drop_comment(raw)
+  if raw.format == "html" and raw.text:match("^%s*<!%-%-.*%-%->%s*$") then
+    return {}
+  end
+end
+
+local function finish(doc)
+  errors.finish()
+  if config.depfile and config.target then
+    files.write_depfile(config.depfile, config.target)
+  end
+  return doc
+end
+
+return {
+  { Meta = config.load, RawBlock = drop_comment },
+  { CodeBlock = include.CodeBlock },
+  { Div = solutions.Div },
+  { Div = exercise.Div },
+  { Image = figures.Image, Math = mathfrac.Math },
+  { Pandoc = numbering.Pandoc },
+  { Pandoc = finish },
+}

@@ -1,0 +1,43 @@
+-- figures.lua: filter part that checks every image a chapter shows exists (plots included).
+
+local files = require("files")
+local errors = require("errors")
+local config = require("config")
+
+local M = {}
+
+-- Record an error for an image that the book could not embed.
+function M.Image(img)
+  local src = img.src
+  if src:match("^data:") then
+    return nil
+  end
+  if src:match("^%a[%w+.-]*://") then
+    errors.add(config.source, "image " .. src .. " is remote; the book is one self-contained page: "
+      .. "save it under figures/ and refer to it by path")
+    return nil
+  end
+  if files.exists(src) then
+    files.note(src)
+    return nil
+  end
+  local plot = src:match("^build/figures/([%w_%-]+)%.svg$")
+  if plot then
+    local script = "figures/plots/" .. plot .. ".gp"
+    local csv = "bench/results/" .. plot .. ".csv"
+    if not files.exists(script) then
+      errors.add(config.source, "plot " .. src .. " has no script: write " .. script)
+    elseif not files.exists(csv) then
+      errors.add(config.source, "plot " .. src .. " needs " .. csv .. " (made by make bench on a "
+        .. "Hopper GPU and committed); " .. script .. " turns it into the plot")
+    else
+      errors.add(config.source, "plot " .. src .. " was not made from " .. csv
+        .. " (run make book, which runs " .. script .. ")")
+    end
+    return nil
+  end
+  errors.add(config.source, "image " .. src .. " not found (paths are relative to the repository root)")
+  return nil
+end
+
+return M

@@ -1,0 +1,125 @@
+-- numbering.lua: number a part's headings (2, 2.1, 2.1.1; appendix A, A.1) and figures
+-- (Figure 2.1), and give unlabelled headings ids unique across the book (ch02-slug).
+
+local errors = require("errors")
+local config = require("config")
+
+local M = {}
+
+-- Pandoc's auto-identifier rule: lower case; keep letters, digits, _ - . and non-ASCII;
+-- join the remaining words with '-'; drop everything before the first letter.
+function M.slug(text)
+  local s = pandoc.text.lower(text):gsub("[^%w_%.%-%s\128-\255]", "")
+  local words = {}
+  for w in s:gmatch("%S+") do
+    table.insert(words, w)
+  end
+  s = table.concat(words, "-"):gsub("^[^%a\128-\255]+", "")
+  if s == "" then
+    return "section"
+  end
+  return s
+end
+
+local function is_unnumbered(h)
+  return h.classes:includes("unnumbered") or h.classes:includes("-")
+end
+
+local function number_span(text)
+  return pandoc.Span({ pandoc.Str(text) }, pandoc.Attr("", { "header-section-number" }))
+end
+
+-- Number headings and figures of the whole part, then point same-part links at the new ids.
+function M.Pandoc(doc)
+  local prefix = ""
+  if config.kind == "chapter" then
+    prefix = "ch" .. config.nn
+  elseif config.kind == "appendix" then
+    prefix = "app" .. config.number:lower()
+  end
+  local used, renamed = {}, {}
+  local h1s, counts, figures = 0, { 0, 0, 0 }, 0
+  local function unique(id)
+    local base, n = id, 0
+    while used[id] do
+      n = n + 1
+      id = base .. "-" .. n
+    end
+    used[id] = true
+    return id
+  end
+
+  doc = doc:walk({
+    Header = function(h)
+      local slug = M.slug(pandoc.utils.stringify(h.content))
+      if h.identifier == "" then
+        local id
+        if config.kind == "front" then
+          id = slug
+        elseif h.level == 1 then
+          id = prefix
+        else
+          id = prefix .. "-" .. slug
+        end
+        h.identifier = unique(id)
+        renamed[slug] = renamed[slug] or h.identifier
+      else
+        used[h.identifier] = true
+      end
+      if config.kind == "front" then
+        return h
+      end
+      if h.level == 1 then
+        h1s = h1s + 1
+        counts = { 0, 0, 0 }
+        h.attributes["book-chapter"] = tostring(config.number)
+        h.attributes["book-kind"] = config.kind
+      elseif h.level <= 3 then
+        counts[h.level] = counts[h.level] + 1
+        for l = h.level + 1, 3 do
+          counts[l] = 0
+        end
+      end
+      if is_unnumbered(h) or h.level > 3 then
+        return h
+      end
+      local label = tostring(config.number)
+      for l = 2, h.level do
+        label = label .. "." .. counts[l]
+      end
+      h.content:insert(1, pandoc.Space())
+      h.content:insert(1, number_span(label))
+      return h
+    end,
+  })
+
+  if config.kind ~= "front" and h1s ~= 1 then
+    errors.add(config.source, string.format("a chapter file has exactly one level-1 heading (# Title); found %d", h1s))
+  end
+
+  return doc:walk({
+    Para = function(p)
+      local img = p.content[1]
+      if #p.content ~= 1 or img.t ~= "Image" or not img.title:match("^fig:") then
+        return nil
+      end
+      figures = figures + 1
+      local label = "Figure " .. (config.kind == "front" and "" or (config.number .. ".")) .. figures .. ":"
+      img.caption:insert(1, pandoc.Space())
+      img.caption:insert(1, pandoc.Str(label))
+      return p
+    end,
+    Link = function(link)
+      local target = link.target:match("^#(.+)$")
+      if target then
+        if renamed[target] and not used[target] then
+          link.target = "#" .. renamed[target]
+        end
+        link.attributes["book-src"] = config.source
+      end
+      return link
+    end,
+  })
+end
+
+return M

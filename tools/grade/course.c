@@ -1,0 +1,259 @@
+/* course.c: loading, checking and selecting the exercises of course/chNN.ini. */
+#include "course.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ini.h"
+#include "util.h"
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The *.ini files of dir, sorted, as paths; their count in *n. */
+static char **ini_paths(const char *dir, size_t *n)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        die("cannot open the course directory %s", dir);
+    char **paths = NULL;
+    *n = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        size_t len = strlen(ent->d_name);
+        if (len < 5 || strcmp(ent->d_name + len - 4, ".ini") != 0 || ent->d_name[0] == '.')
+            continue;
+        paths = xrealloc(paths, (*n + 1) * sizeof *paths);
+        paths[(*n)++] = xasprintf("%s/%s", dir, ent->d_name);
+    }
+    closedir(d);
+    if (*n > 0)
+        qsort(paths, *n, sizeof *paths, compare_names);
+    return paths;
+}
+
+/* True for ids like ch02.ring_shift. */
+static bool valid_id(const char *id)
+{
+    if (!(starts_with(id, "ch") && isdigit((unsigned char)id[2]) && isdigit((unsigned char)id[3]) &&
+          id[4] == '.' && id[5] != '\0'))
+        return false;
+    for (const char *p = id + 5; *p; ++p)
+        if (!(islower((unsigned char)*p) || isdigit((unsigned char)*p) || *p == '_'))
+            return false;
+    return true;
+}
+
+/* A whole non-negative number, or -1 when s is not one. */
+static int whole_number(const char *s)
+{
+    if (*s == '\0' || strlen(s) > 6)
+        return -1;
+    for (const char *p = s; *p; ++p)
+        if (!isdigit((unsigned char)*p))
+            return -1;
+    return atoi(s);
+}
+
+/* The chapter a file named chNN.ini is for, or -1 for other names. */
+static int chapter_of_file(const char *path)
+{
+    const char *base = path_basename(path);
+    if (strlen(base) == 8 && starts_with(base, "ch") && isdigit((unsigned char)base[2]) &&
+        isdigit((unsigned char)base[3]) && strcmp(base + 4, ".ini") == 0)
+        return atoi(base + 2);
+    return -1;
+}
+
+/* Sets *slot to value unless the key was seen before in this section. */
+static void set_once(char **slot, const ini_entry *en, const char *where, strbuf *problems)
+{
+    if (*slot != NULL) {
+        sb_printf(problems, "%s key '%s' repeated (line %d)\n", where, en->key, en->line);
+        return;
+    }
+    *slot = xstrdup(en->value);
+}
+
+/* Turns one section into an exercise; appends what is wrong to problems. */
+static exercise from_section(const ini_file *f, const ini_section *s, strbuf *problems)
+{
+    exercise e = {.id = xstrdup(s->name), .chapter = -1, .points = -1};
+    char *where = xasprintf("%s:%d: [%s]", f->path, s->line, s->name);
+    char *chapter = NULL, *points = NULL;
+    int file_chapter = chapter_of_file(f->path);
+
+    for (size_t i = 0; i < s->count; ++i) {
+        const ini_entry *en = &s->entries[i];
+        if (strcmp(en->key, "hint") == 0) {
+            e.hints = xrealloc(e.hints, (e.hint_count + 1) * sizeof *e.hints);
+            e.hints[e.hint_count++] = xstrdup(en->value);
+        } else if (strcmp(en->key, "chapter") == 0) {
+            set_once(&chapter, en, where, problems);
+        } else if (strcmp(en->key, "points") == 0) {
+            set_once(&points, en, where, problems);
+        } else if (strcmp(en->key, "file") == 0) {
+            set_once(&e.file, en, where, problems);
+        } else if (strcmp(en->key, "test") == 0) {
+            set_once(&e.test, en, where, problems);
+        } else if (strcmp(en->key, "title") == 0) {
+            set_once(&e.title, en, where, problems);
+        } else {
+            /* Keys the grader does not use (task, ...) belong to the book;
+             * they may not repeat either. */
+            for (size_t j = 0; j < i; ++j)
+                if (strcmp(s->entries[j].key, en->key) == 0)
+                    sb_printf(problems, "%s key '%s' repeated (line %d)\n", where, en->key, en->line);
+        }
+    }
+
+    if (!valid_id(s->name))
+        sb_printf(problems, "%s id must look like chNN.snake_name\n", where);
+    else if (file_chapter >= 0 && atoi(s->name + 2) != file_chapter)
+        sb_printf(problems, "%s belongs in ch%.2s.ini\n", where, s->name + 2);
+    if (chapter == NULL || *chapter == '\0')
+        sb_printf(problems, "%s has no 'chapter'\n", where);
+    else if ((e.chapter = whole_number(chapter)) < 0 ||
+             (valid_id(s->name) && e.chapter != atoi(s->name + 2)))
+        sb_printf(problems, "%s says chapter = %s, its id says %d\n", where, chapter, atoi(s->name + 2));
+    if (points == NULL || *points == '\0')
+        sb_printf(problems, "%s has no 'points'\n", where);
+    else if ((e.points = whole_number(points)) < 0)
+        sb_printf(problems, "%s points must be a whole number, got '%s'\n", where, points);
+    if (e.file == NULL || *e.file == '\0') {
+        sb_printf(problems, "%s has no 'file'\n", where);
+    } else {
+        size_t n = strlen(e.file);
+        if (!(n > 3 && strcmp(e.file + n - 3, ".cu") == 0) && !(n > 2 && strcmp(e.file + n - 2, ".c") == 0))
+            sb_printf(problems, "%s file must be a kernel (.cu) or host C (.c): '%s'\n", where, e.file);
+    }
+    if (e.test == NULL || *e.test == '\0')
+        sb_printf(problems, "%s has no 'test'\n", where);
+    if (e.title == NULL || *e.title == '\0')
+        sb_printf(problems, "%s has no 'title'\n", where);
+    if (e.hint_count == 0)
+        sb_printf(problems, "%s has no 'hint' (give at least one)\n", where);
+    free(chapter);
+    free(points);
+    free(where);
+    return e;
+}
+
+void course_load(const char *dir, course *c)
+{
+    *c = (course){0};
+    size_t n;
+    char **paths = ini_paths(dir, &n);
+    strbuf problems = {0};
+    for (size_t i = 0; i < n; ++i) {
+        ini_file f;
+        char err[1024];
+        if (ini_read(paths[i], &f, err, sizeof err) != 0) {
+            sb_printf(&problems, "%s\n", err);
+            continue;
+        }
+        for (size_t k = 0; k < f.count; ++k) {
+            exercise e = from_section(&f, &f.sections[k], &problems);
+            const exercise *twin = course_find(c, e.id);
+            if (twin != NULL)
+                sb_printf(&problems, "%s:%d: [%s] appears twice\n", f.path, f.sections[k].line, e.id);
+            c->items = xrealloc(c->items, (c->count + 1) * sizeof *c->items);
+            c->items[c->count++] = e;
+        }
+        ini_free(&f);
+        free(paths[i]);
+    }
+    free(paths);
+    if (problems.len > 0) {
+        fprintf(stderr, "%s", problems.data);
+        die("the course metadata in %s/ has problems (listed above); see docs/CONVENTIONS.md", dir);
+    }
+}
+
+/* True when word is in the comma-separated list (after normalising both). */
+static bool in_list(const char *list, const char *word, bool chapters)
+{
+    char *copy = xstrdup(list);
+    bool found = false;
+    for (char *save = NULL, *item = strtok_r(copy, ", ", &save); item && !found;
+         item = strtok_r(NULL, ", ", &save)) {
+        if (chapters) {
+            const char *digits = starts_with(item, "ch") ? item + 2 : item;
+            found = whole_number(digits) >= 0 && whole_number(digits) == atoi(word);
+        } else {
+            found = strcmp(item, word) == 0;
+        }
+    }
+    free(copy);
+    return found;
+}
+
+/* Dies when an item of list selects no exercise of c. */
+static void check_list(const course *c, const char *list, bool chapters)
+{
+    char *copy = xstrdup(list);
+    for (char *save = NULL, *item = strtok_r(copy, ", ", &save); item;
+         item = strtok_r(NULL, ", ", &save)) {
+        bool used = false;
+        for (size_t i = 0; i < c->count && !used; ++i) {
+            char chapter[16];
+            snprintf(chapter, sizeof chapter, "%d", c->items[i].chapter);
+            used = chapters ? in_list(item, chapter, true) : strcmp(item, c->items[i].id) == 0;
+        }
+        if (!used) {
+            fprintf(stderr, "grade: no %s '%s'. The exercises are:\n", chapters ? "chapter" : "exercise", item);
+            for (size_t i = 0; i < c->count; ++i)
+                fprintf(stderr, "  %-28s %s\n", c->items[i].id, c->items[i].title);
+            exit(2);
+        }
+    }
+    free(copy);
+}
+
+void course_select(course *c, const char *chapters, const char *ids)
+{
+    bool by_chapter = chapters != NULL && *chapters != '\0';
+    bool by_id = ids != NULL && *ids != '\0';
+    if (by_chapter)
+        check_list(c, chapters, true);
+    if (by_id)
+        check_list(c, ids, false);
+    size_t kept = 0;
+    for (size_t i = 0; i < c->count; ++i) {
+        char chapter[16];
+        snprintf(chapter, sizeof chapter, "%d", c->items[i].chapter);
+        bool keep = (!by_chapter || in_list(chapters, chapter, true)) &&
+                    (!by_id || in_list(ids, c->items[i].id, false));
+        if (keep)
+            c->items[kept++] = c->items[i];
+    }
+    c->count = kept;
+}
+
+const exercise *course_find(const course *c, const char *id)
+{
+    for (size_t i = 0; i < c->count; ++i)
+        if (strcmp(c->items[i].id, id) == 0)
+            return &c->items[i];
+    return NULL;
+}
+
+char *exercise_unit(const exercise *e)
+{
+    char *unit = xstrdup(e->id);
+    for (char *p = unit; *p; ++p)
+        if (*p == '.')
+            *p = '_';
+    return unit;
+}
+
+bool exercise_is_kernel(const exercise *e)
+{
+    size_t n = strlen(e->file);
+    return n > 3 && strcmp(e->file + n - 3, ".cu") == 0;
+}
