@@ -22,6 +22,11 @@ gpu_or_waive = why='$(gpu_why)'; if [ -n "$$why" ]; then echo "waived: no Hopper
 
 GPU_GRADE = $(GRADE_RUN) --backend gpu
 
+# The exercises with a kernel (file = *.cu): the sanitizers check only these
+# (a host-only test never initialises CUDA, which compute-sanitizer counts as an error).
+KERNEL_EXERCISES = $(shell awk '/^\[/ { id = substr($$0, 2, index($$0, "]") - 2) } \
+  /^file[ \t]*=/ && /\.cu[ \t]*$$/ { printf "%s%s", sep, id; sep = "," }' course/*.ini)
+
 .PHONY: grade-gpu gpu-test
 
 grade-gpu:
@@ -35,9 +40,9 @@ gpu-test:
 	$(MAKE) --no-print-directory -s runtime-cuda $(GRADER) || exit 1; \
 	tests=FAILED; memcheck=FAILED; racecheck=FAILED; \
 	$(GPU_GRADE) --src solutions --out $(GPU_OUT)/test --expect pass && tests=OK; \
-	GRADE_TIMEOUT=$(SANITIZER_TIMEOUT) $(GPU_GRADE) --src solutions --out $(GPU_OUT)/memcheck --expect pass \
+	GRADE_TIMEOUT=$(SANITIZER_TIMEOUT) $(GPU_GRADE) --src solutions --out $(GPU_OUT)/memcheck --expect pass --exercise $(KERNEL_EXERCISES) \
 	  --wrap "$(COMPUTE_SANITIZER) --tool memcheck --error-exitcode 1" && memcheck=OK; \
-	GRADE_TIMEOUT=$(SANITIZER_TIMEOUT) $(GPU_GRADE) --src solutions --out $(GPU_OUT)/racecheck --expect pass \
+	GRADE_TIMEOUT=$(SANITIZER_TIMEOUT) $(GPU_GRADE) --src solutions --out $(GPU_OUT)/racecheck --expect pass --exercise $(KERNEL_EXERCISES) \
 	  --wrap "$(COMPUTE_SANITIZER) --tool racecheck --error-exitcode 1" && racecheck=OK; \
 	echo "gpu-test: solutions $$tests, memcheck $$memcheck, racecheck $$racecheck (logs: $(GPU_OUT)/{test,memcheck,racecheck}/logs/)"; \
 	[ $$tests$$memcheck$$racecheck = OKOKOK ]
