@@ -106,8 +106,8 @@ static void fault_lifetime(emu_launch *L, emu_thread *t, emu_cta *owner)
         return;
     emu_report_who(L, t);
     emu_report_pc("where", fault.pc);
-    emu_report_line("memory", "rank %u's shared memory, offset 0x%zx, through a plain pointer (%p)", owner->rank,
-                    (size_t)((unsigned char *)fault.addr - owner->window), fault.addr);
+    emu_report_line("memory", "rank %u's shared memory, offset 0x%zx, through a plain pointer", owner->rank,
+                    (size_t)((unsigned char *)fault.addr - owner->window));
     emu_report_line("exited", "rank %u exited in phase %u; its last thread returned after:", owner->rank,
                     owner->exit_phase);
     emu_report_site("", owner->exit_site);

@@ -72,7 +72,7 @@ static void report_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off
                     prior_is_write ? "a write" : "a read", prior->cta, prior->tid);
     emu_report_site("", prior->site);
     bool same_statement = prior->site.line == t->site.line && prior->site.file == t->site.file;
-    if (same_statement || (!prior_is_write && kind != DSM_EMU_LD))
+    if (same_statement)
         emu_report_line("note", "a plain read followed by a plain write of the same word from several threads "
                                 "is a read-modify-write race: two threads read the same old value and one "
                                 "update is lost");

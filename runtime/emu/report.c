@@ -137,7 +137,7 @@ void emu_report_site(const char *label, emu_site site)
 {
     char buf[256];
     if (!site.file) {
-        emu_report_line(label, "(unknown)");
+        emu_report_line(label, "(before its first device-API call: the thread returned early)");
         return;
     }
     const char *code = source_line(site.file, site.line, buf, sizeof buf);

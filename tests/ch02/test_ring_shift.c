@@ -1,0 +1,67 @@
+/* test_ring_shift.c: ch02.ring_shift: every CTA gets its left neighbour's tile, in clusters of 2 to 8. */
+#include <stdlib.h>
+#include "dsm_host.h"
+#include "dsm_emu_control.h"
+#include "support/test_support.h"
+
+DSM_DECLARE_KERNEL(ring_shift);
+
+/* Runs ring_shift on `clusters` clusters of `cluster` CTAs with random tiles of
+ * tile_elems floats and checks out against the rotated input. */
+static void check_ring_shift(int cluster, int clusters, int tile_elems, int threads)
+{
+    size_t blocks = (size_t)cluster * (size_t)clusters, elems = blocks * (size_t)tile_elems;
+    float *host_in = malloc(elems * sizeof(float)), *expected = malloc(elems * sizeof(float));
+    float *host_out = malloc(elems * sizeof(float));
+    test_fill_random_float(host_in, elems, -1000.0f, 1000.0f);
+    for (size_t b = 0; b < blocks; ++b) {
+        size_t rank = b % (size_t)cluster, first = b - rank;
+        size_t left = first + (rank + (size_t)cluster - 1) % (size_t)cluster;
+        for (int i = 0; i < tile_elems; ++i)
+            expected[b * (size_t)tile_elems + (size_t)i] = host_in[left * (size_t)tile_elems + (size_t)i];
+    }
+
+    float *in, *out;
+    assert_int_equal(dsm_malloc((void **)&in, elems * sizeof(float)), dsmSuccess);
+    assert_int_equal(dsm_malloc((void **)&out, elems * sizeof(float)), dsmSuccess);
+    assert_int_equal(dsm_memcpy_to_device(in, host_in, elems * sizeof(float)), dsmSuccess);
+    assert_int_equal(dsm_memset(out, 0xFF, elems * sizeof(float)), dsmSuccess);
+
+    dsm_launch_config cfg = {DSM_DIM3(blocks, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(cluster, 1, 1),
+                             (size_t)tile_elems * sizeof(float)};
+    void *args[] = {&in, &out, &tile_elems};
+    dsm_error_t err = dsm_launch_sync(&cfg, DSM_KERNEL(ring_shift), args);
+    if (err != dsmSuccess)
+        fail_msg("clusters of %d: dsm_launch_sync returned %s (%s)", cluster, dsm_error_name(err),
+                 dsm_error_string(err));
+    if (test_on_emulator())
+        assert_string_equal(dsm_report_kind_name(dsm_emu_last_report()->kind), "none");
+
+    assert_int_equal(dsm_memcpy_to_host(host_out, out, elems * sizeof(float)), dsmSuccess);
+    assert_float_array_near(expected, host_out, elems, 0.0);
+    dsm_free(in);
+    dsm_free(out);
+    free(host_in);
+    free(expected);
+    free(host_out);
+}
+
+static void test_ring_shift_every_cta_gets_its_left_neighbours_tile_in_clusters_of_2_to_8(void **state)
+{
+    (void)state;
+    for (int cluster = 2; cluster <= 8; ++cluster)
+        check_ring_shift(cluster, 2, 1 + (int)test_random_below(256), 64);
+}
+
+static void test_ring_shift_tiles_larger_than_the_block(void **state)
+{
+    (void)state;
+    check_ring_shift(4, 3, 700 + (int)test_random_below(300), 128);
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_ring_shift_every_cta_gets_its_left_neighbours_tile_in_clusters_of_2_to_8),
+    cmocka_unit_test(test_ring_shift_tiles_larger_than_the_block),
+};
+
+DSM_TEST_MAIN(tests)

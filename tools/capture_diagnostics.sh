@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# capture_diagnostics.sh: builds each buggy example of chapters 2 and 3 against the emulator, runs it, and saves what a learner sees (the dsm-emu report and the program's own line) in chapters/diagnostics/NAME.txt.
+#
+# usage: tools/capture_diagnostics.sh [NAME...]   (default: all of them; run from anywhere)
+# Fails when an example builds badly or runs without a report: the chapters
+# must only ever show output the emulator really printed.
+set -eu
+cd "$(dirname "$0")/.."
+
+CC=${CC:-gcc}
+CFLAGS="-std=c11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Iruntime"
+bin=build/examples
+dest=chapters/diagnostics
+
+make --no-print-directory runtime >/dev/null
+mkdir -p "$bin" "$dest"
+
+# capture NAME KERNEL DRIVER [ARGS...]: build KERNEL + DRIVER, run with ARGS, save the output as NAME.txt.
+capture() {
+    local name=$1 kernel=$2 driver=$3
+    shift 3
+    local exe=$bin/$name
+    "$CC" $CFLAGS -x c -DDSM_UNIT="example_$name" -c "$kernel" -o "$exe.kernel.o"
+    "$CC" $CFLAGS -c "$driver" -o "$exe.main.o"
+    "$CC" "$exe.main.o" "$exe.kernel.o" build/libdsm_emu.a -lm -o "$exe"
+    local text status=0
+    text=$({ echo "\$ $exe${*:+ $*}"; "./$exe" "$@" 2>&1; }) || status=$?
+    if [ "$status" -eq 0 ] || ! grep -q '^dsm-emu: error:' <<< "$text"; then
+        printf '%s\n' "$text" >&2
+        echo "capture_diagnostics: $name ran without a dsm-emu report (exit $status)" >&2
+        return 1
+    fi
+    printf '%s\n' "$text" > "$dest/$name.txt"
+    echo "wrote $dest/$name.txt"
+}
+
+all="seed001_lifetime seed001_rank syncthreads_only histogram_plain_rmw trap early_return"
+for name in ${*:-$all}; do
+    case $name in
+    seed001_lifetime)    capture "$name" examples/ch02/seed001_neighbor.cu examples/ch02/seed001_neighbor_main.c as_published 1 ;;
+    seed001_rank)        capture "$name" examples/ch02/seed001_neighbor.cu examples/ch02/seed001_neighbor_main.c barrier_added 2 ;;
+    syncthreads_only)    capture "$name" examples/ch02/syncthreads_only.cu examples/ch02/syncthreads_only_main.c ;;
+    histogram_plain_rmw) capture "$name" examples/ch02/histogram_plain_rmw.cu examples/ch02/histogram_plain_rmw_main.c ;;
+    trap)                capture "$name" examples/ch03/trap.cu examples/ch03/trap_main.c ;;
+    early_return)        capture "$name" examples/ch03/early_return.cu examples/ch03/early_return_main.c ;;
+    *) echo "capture_diagnostics: unknown example '$name' (known: $all)" >&2; exit 2 ;;
+    esac
+done
