@@ -72,8 +72,8 @@ grader-test: $(GRADER)
 	@bash tests/grader/run.sh $(GRADER)
 
 # Every kernel compiles with nvcc for sm_90a: solutions, fresh skeletons (what exercises/ holds
-# when in sync) and the benchmark.
-NVCC_SOURCES   := $(filter %.cu,$(SOLUTION_FILES)) $(shell find bench -name '*.cu' 2>/dev/null)
+# when in sync), the chapters' buggy examples, the runtime's test kernels and the benchmark.
+NVCC_SOURCES   := $(filter %.cu,$(SOLUTION_FILES)) $(shell find bench examples tests/runtime -name '*.cu' 2>/dev/null)
 NVCC_SKELETONS := $(patsubst solutions/%,$(SKELETON_DIR)/%,$(filter solutions/%.cu,$(SOLUTION_FILES)))
 NVCC_OBJS      := $(patsubst %.cu,build/nvcc/%.o,$(NVCC_SOURCES) $(NVCC_SKELETONS))
 
