@@ -29,7 +29,7 @@ include mk/runtime.mk
 # Each step is a target (runtime-test: mk/runtime.mk, book-test: mk/book.mk, the others: mk/course.mk);
 # a step passed when its status file exists afterwards, and was skipped when it left <step>.skipped.
 TEST_STATUS := build/test/status
-TEST_STEPS  := runtime-test check-solutions check-skeletons skeletons-check grader-test nvcc-check book-test
+TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons skeletons-check grader-test nvcc-check book-test
 
 .PHONY: help clean test
 help:
@@ -41,7 +41,10 @@ help:
 	  "make test  everything CI checks: runtime tests, solutions pass, skeletons fail, nvcc, the book" \
 	  "make deps  install the missing Debian packages (tools/deps.sh)" \
 	  "make runtime  build the emulator library (build/libdsm_emu.a)" \
-	  "make runtime-test  run the emulator's own tests" \
+	  "make runtime-test  run the emulator's own tests (bug/fix kernel pairs)" \
+	  "make runtime-ubsan  the same tests with the emulator built under UndefinedBehaviorSanitizer" \
+	  "make runtime-bench  time the emulator: 2 CTAs x 256 threads through 1000 cluster barriers" \
+	  "make runtime-gpu-test  the runtime's tests through the Hopper backend, memcheck, racecheck (GPU)" \
 	  "make skeletons  regenerate exercises/ from solutions/ (authors; changed files saved under .backup/)" \
 	  "make skeletons-check  fail if the committed exercises/ differ from the skeletons of solutions/" \
 	  "make check-skeletons  grade fresh skeletons of solutions/: each must compile and fail" \
