@@ -1,6 +1,7 @@
 /* reset.c: restoring an exercise's skeleton without ever losing the learner's work (see reset.h). */
 #include "reset.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,13 +71,13 @@ static char *save_backup(const char *dir, const char *name, const char *text, si
     return NULL;
 }
 
-int reset_command(const course *c, const char *id, const reset_paths *p)
+/* Restores one file of exercise e (relative to the solution and source
+ * folders) to its skeleton, saving the learner's version first. Returns 0 on
+ * success (also when there was nothing to do). */
+static int reset_file(const exercise *e, const char *rel, const reset_paths *p)
 {
-    const exercise *e = course_find(c, id);
-    if (e == NULL)
-        die("no exercise '%s' (make grade lists them)", id);
-    char *solution = xasprintf("%s/%s", p->solutions_dir, e->file);
-    char *target = xasprintf("%s/%s", p->src_dir, e->file);
+    char *solution = xasprintf("%s/%s", p->solutions_dir, rel);
+    char *target = xasprintf("%s/%s", p->src_dir, rel);
     size_t skel_len = 0, mine_len = 0;
     char *skeleton = make_skeleton(solution, p->skeleton_awk, &skel_len);
     if (skeleton == NULL)
@@ -110,4 +111,34 @@ int reset_command(const course *c, const char *id, const reset_paths *p)
     free(target);
     free(solution);
     return 0;
+}
+
+int reset_command(const course *c, const char *id, const reset_paths *p)
+{
+    const exercise *e = course_find(c, id);
+    if (e == NULL)
+        die("no exercise '%s' (make grade lists them)", id);
+    int rc = reset_file(e, e->file, p);
+    if (rc != 0)
+        return rc;
+    /* An exercise is its file and the files beside it with the same name
+     * stem (ch02/linear_rank.cu and ch02/linear_rank.h): restore those too. */
+    char *rel_dir = path_dirname(e->file);
+    const char *base = path_basename(e->file);
+    size_t stem = strcspn(base, ".");
+    char *sol_dir = xasprintf("%s/%s", p->solutions_dir, rel_dir);
+    DIR *d = opendir(sol_dir);
+    for (struct dirent *ent; d != NULL && rc == 0 && (ent = readdir(d)) != NULL;) {
+        const char *n = ent->d_name;
+        if (strcmp(n, base) == 0 || strncmp(n, base, stem) != 0 || n[stem] != '.')
+            continue;
+        char *rel = xasprintf("%s/%s", rel_dir, n);
+        rc = reset_file(e, rel, p);
+        free(rel);
+    }
+    if (d != NULL)
+        closedir(d);
+    free(sol_dir);
+    free(rel_dir);
+    return rc;
 }
