@@ -63,6 +63,15 @@ static inline void report_mentions(const char *needle)
     assert_non_null(strstr(t, needle));
 }
 
+/* `bytes` of device memory, zeroed; the test fails if it cannot be had. */
+static inline void *dev_zeroed(size_t bytes)
+{
+    void *p = NULL;
+    assert_int_equal(dsm_malloc(&p, bytes), dsmSuccess);
+    assert_int_equal(dsm_memset(p, 0, bytes), dsmSuccess);
+    return p;
+}
+
 static inline dsm_launch_config cluster_cfg(unsigned grid, unsigned block, unsigned cluster, size_t dyn)
 {
     dsm_launch_config c = {DSM_DIM3(grid, 1, 1), DSM_DIM3(block, 1, 1), DSM_DIM3(cluster, 1, 1), dyn};

@@ -8,19 +8,11 @@ DSM_DECLARE_KERNEL(peer_index);
 DSM_DECLARE_KERNEL(write_through);
 DSM_DECLARE_KERNEL(spin_forever);
 
-static uint32_t *dev_u32(size_t n)
-{
-    void *p = NULL;
-    assert_int_equal(dsm_malloc(&p, n * 4), dsmSuccess);
-    assert_int_equal(dsm_memset(p, 0, n * 4), dsmSuccess);
-    return p;
-}
-
 /* A 4x4x2 grid in 2x2x2 clusters: the 1-D rank is x + y*dx + z*dx*dy of %cluster_ctaid. */
 static void test_addressing_ctarank_is_the_linear_position_in_a_3d_cluster(void **state)
 {
     (void)state;
-    uint32_t *out = dev_u32(4 * 32), h[4 * 32];
+    uint32_t *out = dev_zeroed((4 * 32) * 4), h[4 * 32];
     dsm_launch_config cfg = {DSM_DIM3(4, 4, 2), DSM_DIM3(32, 1, 1), DSM_DIM3(2, 2, 2), 0};
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(identity), args);
@@ -41,7 +33,7 @@ static void test_addressing_mapa_to_a_rank_outside_the_cluster_is_reported(void 
 {
     (void)state;
     EMULATOR_ONLY();
-    uint32_t *out = dev_u32(4);
+    uint32_t *out = dev_zeroed(4 * 4);
     uint32_t rank = 4;
     dsm_launch_config cfg = cluster_cfg(4, 32, 4, 0);
     void *args[] = {&out, &rank};
@@ -53,7 +45,7 @@ static void test_addressing_mapa_to_a_rank_outside_the_cluster_is_reported(void 
 static void test_addressing_mapa_to_every_rank_in_range_reads_its_value(void **state)
 {
     (void)state;
-    uint32_t *out = dev_u32(4), h[4];
+    uint32_t *out = dev_zeroed(4 * 4), h[4];
     for (uint32_t rank = 0; rank < 4; rank++) {
         dsm_launch_config cfg = cluster_cfg(4, 32, 4, 0);
         void *args[] = {&out, &rank};
@@ -67,7 +59,7 @@ static void test_addressing_mapa_to_every_rank_in_range_reads_its_value(void **s
 
 static void run_peer_index(int index, int api, dsm_report_kind kind)
 {
-    uint32_t *out = dev_u32(2);
+    uint32_t *out = dev_zeroed(2 * 4);
     dsm_launch_config cfg = cluster_cfg(2, 64, 2, 1024);
     void *args[] = {&out, &index, &api};
     if (kind == DSM_REPORT_NONE)
@@ -115,7 +107,7 @@ static void test_addressing_a_thread_spinning_forever_times_out(void **state)
     (void)state;
     EMULATOR_ONLY();
     setenv("DSM_EMU_TIMEOUT", "1", 1);
-    uint32_t *flag = dev_u32(1);
+    uint32_t *flag = dev_zeroed(1 * 4);
     dsm_launch_config cfg = cluster_cfg(1, 32, 1, 0);
     void *args[] = {&flag};
     launch_reported(&cfg, DSM_KERNEL(spin_forever), args, DSM_REPORT_TIMEOUT, dsmErrorLaunchTimeout);

@@ -9,19 +9,11 @@ DSM_DECLARE_KERNEL(syncthreads_in_branches);
 DSM_DECLARE_KERNEL(syncthreads_guarded_work);
 DSM_DECLARE_KERNEL(mbarrier_waits_forever);
 
-static int *dev_ints(size_t n)
-{
-    void *p = NULL;
-    assert_int_equal(dsm_malloc(&p, n * sizeof(int)), dsmSuccess);
-    assert_int_equal(dsm_memset(p, 0, n * sizeof(int)), dsmSuccess);
-    return p;
-}
-
 static void test_barriers_arriving_twice_in_a_phase_is_reported(void **state)
 {
     (void)state;
     EMULATOR_ONLY();
-    int *out = dev_ints(2);
+    int *out = dev_zeroed(2 * sizeof(int));
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(arrive_twice), args, DSM_REPORT_DOUBLE_ARRIVE, dsmErrorBarrierMisuse);
@@ -32,7 +24,7 @@ static void test_barriers_arriving_twice_in_a_phase_is_reported(void **state)
 static void test_barriers_arrive_then_wait_twice_passes(void **state)
 {
     (void)state;
-    int *out = dev_ints(2);
+    int *out = dev_zeroed(2 * sizeof(int));
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(arrive_wait_twice), args);
@@ -43,7 +35,7 @@ static void test_barriers_wait_without_arrive_is_reported(void **state)
 {
     (void)state;
     EMULATOR_ONLY();
-    int *out = dev_ints(2);
+    int *out = dev_zeroed(2 * sizeof(int));
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(wait_without_arrive), args, DSM_REPORT_WAIT_WITHOUT_ARRIVE,
@@ -55,7 +47,7 @@ static void test_barriers_syncthreads_after_an_early_return_is_divergence(void *
 {
     (void)state;
     EMULATOR_ONLY();
-    int *out = dev_ints(64);
+    int *out = dev_zeroed(64 * sizeof(int));
     dsm_launch_config cfg = cluster_cfg(2, 64, 1, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(syncthreads_after_early_return), args, DSM_REPORT_SYNCTHREADS_DIVERGENCE,
@@ -68,7 +60,7 @@ static void test_barriers_syncthreads_in_two_branches_is_divergence(void **state
 {
     (void)state;
     EMULATOR_ONLY();
-    int *out = dev_ints(64);
+    int *out = dev_zeroed(64 * sizeof(int));
     dsm_launch_config cfg = cluster_cfg(1, 64, 1, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(syncthreads_in_branches), args, DSM_REPORT_SYNCTHREADS_DIVERGENCE,
@@ -80,7 +72,7 @@ static void test_barriers_syncthreads_in_two_branches_is_divergence(void **state
 static void test_barriers_syncthreads_outside_the_guard_passes(void **state)
 {
     (void)state;
-    int *out = dev_ints(128), h[128];
+    int *out = dev_zeroed(128 * sizeof(int)), h[128];
     int n = 100;
     dsm_launch_config cfg = cluster_cfg(2, 64, 1, 0);
     void *args[] = {&out, &n};
@@ -95,7 +87,7 @@ static void test_barriers_mbarrier_that_never_completes_is_a_deadlock_with_each_
 {
     (void)state;
     EMULATOR_ONLY();
-    int *out = dev_ints(64);
+    int *out = dev_zeroed(64 * sizeof(int));
     int count = 2;
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out, &count};
@@ -109,7 +101,7 @@ static void test_barriers_mbarrier_that_never_completes_is_a_deadlock_with_each_
 static void test_barriers_mbarrier_with_the_right_count_completes(void **state)
 {
     (void)state;
-    int *out = dev_ints(64), h[64];
+    int *out = dev_zeroed(64 * sizeof(int)), h[64];
     int count = 1;
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out, &count};

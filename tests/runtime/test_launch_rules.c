@@ -5,14 +5,6 @@
 DSM_DECLARE_KERNEL(big_cluster);
 DSM_DECLARE_KERNEL(fill_dynamic);
 
-static uint32_t *dev_u32(size_t n)
-{
-    void *p = NULL;
-    assert_int_equal(dsm_malloc(&p, n * 4), dsmSuccess);
-    assert_int_equal(dsm_memset(p, 0, n * 4), dsmSuccess);
-    return p;
-}
-
 static void expect_launch_error(dsm_launch_config cfg, dsm_kernel_t k, void **args, dsm_error_t err)
 {
     dsm_emu_set_verbose(0);
@@ -28,7 +20,7 @@ static void expect_launch_error(dsm_launch_config cfg, dsm_kernel_t k, void **ar
 static void test_launch_rules_cluster_dims_must_divide_the_grid(void **state)
 {
     (void)state;
-    uint32_t *out = dev_u32(64);
+    uint32_t *out = dev_zeroed(64 * 4);
     void *args[] = {&out, &(uint32_t){4}};
     expect_launch_error(cluster_cfg(3, 32, 2, 0), DSM_KERNEL(fill_dynamic), args, dsmErrorInvalidClusterSize);
     dsm_free(out);
@@ -37,7 +29,7 @@ static void test_launch_rules_cluster_dims_must_divide_the_grid(void **state)
 static void test_launch_rules_more_than_8_ctas_need_the_non_portable_attribute(void **state)
 {
     (void)state;
-    uint32_t *out = dev_u32(16 * 32);
+    uint32_t *out = dev_zeroed((16 * 32) * 4);
     void *args[] = {&out};
     expect_launch_error(cluster_cfg(16, 32, 16, 0), DSM_KERNEL(big_cluster), args, dsmErrorInvalidClusterSize);
     assert_int_equal(dsm_func_set_non_portable_cluster_size_allowed(DSM_KERNEL(big_cluster), 1), dsmSuccess);
@@ -52,7 +44,7 @@ static void test_launch_rules_more_than_8_ctas_need_the_non_portable_attribute(v
 static void test_launch_rules_more_than_1024_threads_per_block_is_invalid(void **state)
 {
     (void)state;
-    uint32_t *out = dev_u32(2 * 1025);
+    uint32_t *out = dev_zeroed((2 * 1025) * 4);
     void *args[] = {&out};
     expect_launch_error(cluster_cfg(2, 1025, 2, 0), DSM_KERNEL(big_cluster), args, dsmErrorInvalidValue);
     dsm_free(out);
@@ -61,7 +53,7 @@ static void test_launch_rules_more_than_1024_threads_per_block_is_invalid(void *
 static void test_launch_rules_over_48KB_dynamic_needs_the_attribute_and_227KB_is_the_limit(void **state)
 {
     (void)state;
-    uint32_t *out = dev_u32(2);
+    uint32_t *out = dev_zeroed(2 * 4);
     uint32_t words = 64 * 1024 / 4;
     void *args[] = {&out, &words};
     expect_launch_error(cluster_cfg(2, 128, 2, 64 * 1024), DSM_KERNEL(fill_dynamic), args, dsmErrorInvalidValue);
@@ -83,7 +75,7 @@ static void test_launch_rules_over_48KB_dynamic_needs_the_attribute_and_227KB_is
 static void test_launch_rules_a_16_by_1024_thread_cluster_runs(void **state)
 {
     (void)state;
-    uint32_t *out = dev_u32(16 * 1024);
+    uint32_t *out = dev_zeroed((16 * 1024) * 4);
     void *args[] = {&out};
     assert_int_equal(dsm_func_set_non_portable_cluster_size_allowed(DSM_KERNEL(big_cluster), 1), dsmSuccess);
     assert_int_equal(dsm_emu_set_schedules("asc,random:3"), dsmSuccess);

@@ -8,20 +8,12 @@ DSM_DECLARE_KERNEL(seed001_neighbor_read);
 DSM_DECLARE_KERNEL(seed001_neighbor_read_fixed);
 DSM_DECLARE_KERNEL(early_exit_then_barrier);
 
-static void *dev(size_t bytes)
-{
-    void *p = NULL;
-    assert_int_equal(dsm_malloc(&p, bytes), dsmSuccess);
-    assert_int_equal(dsm_memset(p, 0, bytes), dsmSuccess);
-    return p;
-}
-
 /* Seed 000's shape: 66 clusters of 2 CTAs x 128 threads. */
 static void test_lifetime_seed000_trap_is_reported_naming_the_line(void **state)
 {
     (void)state;
     EMULATOR_ONLY();
-    float *out = dev(132 * sizeof(float));
+    float *out = dev_zeroed(132 * sizeof(float));
     dsm_launch_config cfg = cluster_cfg(132, 128, 2, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(seed000_trap), args, DSM_REPORT_LIFETIME, dsmErrorLaunchFailure);
@@ -37,7 +29,7 @@ static void test_lifetime_seed000_trap_is_reported_whatever_the_first_schedule(v
     (void)state;
     EMULATOR_ONLY();
     const char *orders[] = {"asc,desc", "desc,asc", "random:7,asc,desc", "interleave,desc"};
-    float *out = dev(4 * sizeof(float));
+    float *out = dev_zeroed(4 * sizeof(float));
     dsm_launch_config cfg = cluster_cfg(4, 64, 2, 0);
     void *args[] = {&out};
     for (int i = 0; i < 4; i++) {
@@ -51,7 +43,7 @@ static void test_lifetime_seed000_trap_is_reported_whatever_the_first_schedule(v
 static void test_lifetime_seed000_fix_passes_eight_schedules(void **state)
 {
     (void)state;
-    float *out = dev(132 * sizeof(float));
+    float *out = dev_zeroed(132 * sizeof(float));
     dsm_launch_config cfg = cluster_cfg(132, 128, 2, 0);
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(seed000_trap_fixed), args);
@@ -68,7 +60,7 @@ static void test_lifetime_seed001_example_as_printed_is_reported_in_both_orders(
 {
     (void)state;
     EMULATOR_ONLY();
-    int *out = dev(2 * sizeof(int));
+    int *out = dev_zeroed(2 * sizeof(int));
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
     assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
@@ -86,7 +78,7 @@ static void test_lifetime_api_read_then_owner_exit_is_a_hazard_in_the_safe_order
 {
     (void)state;
     EMULATOR_ONLY();
-    float *out = dev(2 * sizeof(float));
+    float *out = dev_zeroed(2 * sizeof(float));
     dsm_launch_config cfg = cluster_cfg(2, 64, 2, 0);
     void *args[] = {&out};
     assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
@@ -101,7 +93,7 @@ static void test_lifetime_api_read_then_owner_exit_is_a_hazard_in_the_safe_order
 static void test_lifetime_seed001_with_final_barrier_reads_the_neighbour(void **state)
 {
     (void)state;
-    int *out = dev(2 * sizeof(int));
+    int *out = dev_zeroed(2 * sizeof(int));
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(seed001_neighbor_read_fixed), args);
@@ -115,7 +107,7 @@ static void test_lifetime_seed001_with_final_barrier_reads_the_neighbour(void **
 static void test_lifetime_cluster_barrier_waits_only_for_non_exited_threads(void **state)
 {
     (void)state;
-    int *out = dev(2 * sizeof(int));
+    int *out = dev_zeroed(2 * sizeof(int));
     dsm_launch_config cfg = cluster_cfg(2, 64, 2, 0);
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(early_exit_then_barrier), args);

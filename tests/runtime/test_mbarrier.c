@@ -7,14 +7,6 @@ DSM_DECLARE_KERNEL(mbarrier_ping_pong);
 
 #define TILE_WORDS 256
 
-static uint32_t *dev_u32(size_t n)
-{
-    void *p = NULL;
-    assert_int_equal(dsm_malloc(&p, n * 4), dsmSuccess);
-    assert_int_equal(dsm_memset(p, 0, n * 4), dsmSuccess);
-    return p;
-}
-
 /* Every CTA's out[] holds its left neighbour's tile. */
 static void check_ring(const uint32_t *out, uint32_t n)
 {
@@ -30,7 +22,7 @@ static void check_ring(const uint32_t *out, uint32_t n)
 
 static void run_bulk(int bad, uint32_t n, dsm_report_kind kind, dsm_error_t err)
 {
-    uint32_t *out = dev_u32(n * TILE_WORDS);
+    uint32_t *out = dev_zeroed((n * TILE_WORDS) * 4);
     dsm_launch_config cfg = cluster_cfg(n, 64, n, 0);
     void *args[] = {&out, &bad};
     if (kind == DSM_REPORT_NONE) {
@@ -89,7 +81,7 @@ static void test_mbarrier_st_async_ring_delivers_every_tile(void **state)
 {
     (void)state;
     for (uint32_t n = 2; n <= 8; n *= 2) {
-        uint32_t *out = dev_u32(n * TILE_WORDS);
+        uint32_t *out = dev_zeroed((n * TILE_WORDS) * 4);
         dsm_launch_config cfg = cluster_cfg(n, 64, n, 0);
         void *args[] = {&out};
         launch_clean(&cfg, DSM_KERNEL(st_async_push), args);
@@ -101,7 +93,7 @@ static void test_mbarrier_st_async_ring_delivers_every_tile(void **state)
 static void test_mbarrier_ping_pong_bounces_the_token_every_round(void **state)
 {
     (void)state;
-    uint32_t *out = dev_u32(2), h[2];
+    uint32_t *out = dev_zeroed(2 * 4), h[2];
     int rounds = 100;
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out, &rounds};

@@ -19,14 +19,6 @@ DSM_DECLARE_KERNEL(publish_release);
 
 #define BINS_PER_BLOCK 32
 
-static void *dev_zero(size_t bytes)
-{
-    void *p = NULL;
-    assert_int_equal(dsm_malloc(&p, bytes), dsmSuccess);
-    assert_int_equal(dsm_memset(p, 0, bytes), dsmSuccess);
-    return p;
-}
-
 static void histogram_inputs(uint32_t *h, int n, unsigned seed)
 {
     srand(seed);
@@ -43,7 +35,7 @@ static void test_races_histogram_with_remote_atomics_counts_every_input(void **s
     histogram_inputs(h_in, N, seed);
     for (int i = 0; i < N; i++)
         ref[h_in[i] % BINS]++;
-    uint32_t *in = dev_zero(N * sizeof *in), *out = dev_zero(sizeof got);
+    uint32_t *in = dev_zeroed(N * sizeof *in), *out = dev_zeroed(sizeof got);
     assert_int_equal(dsm_memcpy_to_device(in, h_in, N * sizeof *in), dsmSuccess);
     int n = N;
     dsm_launch_config cfg = cluster_cfg(CLUSTER, 128, CLUSTER, 0);
@@ -65,7 +57,7 @@ static void test_races_histogram_with_plain_read_modify_write_is_a_race(void **s
     enum { N = 3000, CLUSTER = 4 };
     uint32_t *h_in = malloc(N * sizeof *h_in);
     histogram_inputs(h_in, N, 99);
-    uint32_t *in = dev_zero(N * sizeof *in), *out = dev_zero(BINS_PER_BLOCK * CLUSTER * 4);
+    uint32_t *in = dev_zeroed(N * sizeof *in), *out = dev_zeroed(BINS_PER_BLOCK * CLUSTER * 4);
     assert_int_equal(dsm_memcpy_to_device(in, h_in, N * sizeof *in), dsmSuccess);
     int n = N;
     dsm_launch_config cfg = cluster_cfg(CLUSTER, 128, CLUSTER, 0);
@@ -82,7 +74,7 @@ static void test_races_remote_read_before_the_owner_publishes_is_reported(void *
 {
     (void)state;
     EMULATOR_ONLY();
-    uint32_t *out = dev_zero(2 * 64 * 4);
+    uint32_t *out = dev_zeroed(2 * 64 * 4);
     dsm_launch_config cfg = cluster_cfg(2, 64, 2, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(unpublished_read), args, DSM_REPORT_UNPUBLISHED_READ, dsmErrorRaceDetected);
@@ -93,7 +85,7 @@ static void test_races_remote_read_before_the_owner_publishes_is_reported(void *
 static void test_races_remote_read_after_a_cluster_barrier_sees_the_peer_tile(void **state)
 {
     (void)state;
-    uint32_t *out = dev_zero(2 * 64 * 4), h[128];
+    uint32_t *out = dev_zeroed(2 * 64 * 4), h[128];
     dsm_launch_config cfg = cluster_cfg(2, 64, 2, 0);
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(published_read), args);
@@ -108,7 +100,7 @@ static void test_races_two_ctas_writing_one_remote_word_in_a_phase_is_a_write_wr
 {
     (void)state;
     EMULATOR_ONLY();
-    uint32_t *out = dev_zero(16 * 4);
+    uint32_t *out = dev_zeroed(16 * 4);
     dsm_launch_config cfg = cluster_cfg(4, 32, 4, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(mailbox_same_word), args, DSM_REPORT_RACE_WRITE_WRITE, dsmErrorRaceDetected);
@@ -118,7 +110,7 @@ static void test_races_two_ctas_writing_one_remote_word_in_a_phase_is_a_write_wr
 static void test_races_each_cta_writing_its_own_remote_word_passes(void **state)
 {
     (void)state;
-    uint32_t *out = dev_zero(16 * 4), h[16];
+    uint32_t *out = dev_zeroed(16 * 4), h[16];
     dsm_launch_config cfg = cluster_cfg(4, 32, 4, 0);
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(mailbox_own_words), args);
@@ -132,7 +124,7 @@ static void test_races_remote_write_and_read_in_one_phase_is_a_read_write_race(v
 {
     (void)state;
     EMULATOR_ONLY();
-    uint32_t *out = dev_zero(4);
+    uint32_t *out = dev_zeroed(4);
     dsm_launch_config cfg = cluster_cfg(4, 32, 4, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(read_write_same_phase), args, DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected);
@@ -142,7 +134,7 @@ static void test_races_remote_write_and_read_in_one_phase_is_a_read_write_race(v
 static void test_races_remote_read_after_the_writers_barrier_passes(void **state)
 {
     (void)state;
-    uint32_t *out = dev_zero(4), h;
+    uint32_t *out = dev_zeroed(4), h;
     dsm_launch_config cfg = cluster_cfg(4, 32, 4, 0);
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(read_after_barrier), args);
@@ -155,7 +147,7 @@ static void test_races_plain_pointer_race_shows_as_schedule_dependent_results(vo
 {
     (void)state;
     EMULATOR_ONLY();
-    uint32_t *out = dev_zero(2 * 4);
+    uint32_t *out = dev_zeroed(2 * 4);
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(swap_without_barrier), args, DSM_REPORT_SCHEDULE_DEPENDENT,
@@ -167,7 +159,7 @@ static void test_races_plain_pointer_race_shows_as_schedule_dependent_results(vo
 static void test_races_plain_pointer_swap_with_a_barrier_passes(void **state)
 {
     (void)state;
-    uint32_t *out = dev_zero(2 * 4), h[2];
+    uint32_t *out = dev_zeroed(2 * 4), h[2];
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(swap_with_barrier), args);
@@ -181,7 +173,7 @@ static void test_races_reading_unwritten_shared_memory_is_reported(void **state)
 {
     (void)state;
     EMULATOR_ONLY();
-    uint32_t *out = dev_zero(32 * 4);
+    uint32_t *out = dev_zeroed(32 * 4);
     dsm_launch_config cfg = cluster_cfg(1, 32, 1, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(read_before_write), args, DSM_REPORT_UNINITIALIZED_READ,
@@ -192,7 +184,7 @@ static void test_races_reading_unwritten_shared_memory_is_reported(void **state)
 static void test_races_reading_written_shared_memory_passes(void **state)
 {
     (void)state;
-    uint32_t *out = dev_zero(32 * 4), h[32];
+    uint32_t *out = dev_zeroed(32 * 4), h[32];
     dsm_launch_config cfg = cluster_cfg(1, 32, 1, 0);
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(read_after_write), args);
@@ -206,7 +198,7 @@ static void test_races_relaxed_arrive_publishes_nothing(void **state)
 {
     (void)state;
     EMULATOR_ONLY();
-    uint32_t *out = dev_zero(2 * 4);
+    uint32_t *out = dev_zeroed(2 * 4);
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
     launch_reported(&cfg, DSM_KERNEL(publish_relaxed), args, DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected);
@@ -216,7 +208,7 @@ static void test_races_relaxed_arrive_publishes_nothing(void **state)
 static void test_races_release_arrive_publishes_the_write(void **state)
 {
     (void)state;
-    uint32_t *out = dev_zero(2 * 4), h[2];
+    uint32_t *out = dev_zeroed(2 * 4), h[2];
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
     launch_clean(&cfg, DSM_KERNEL(publish_release), args);

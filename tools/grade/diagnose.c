@@ -77,14 +77,10 @@ static void add_line(strbuf *d, const char *prefix, const char *s)
 static void add_linef(strbuf *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_linef(strbuf *d, const char *fmt, ...)
 {
-    va_list ap, copy;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(copy, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    char *s = xmalloc((size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, fmt, copy);
-    va_end(copy);
     add_line(d, "", s);
     free(s);
 }

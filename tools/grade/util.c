@@ -43,16 +43,23 @@ char *xstrdup(const char *s)
     return memcpy(xmalloc(n), s, n);
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+    va_list copy;
+    va_copy(copy, ap);
+    int n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    char *s = xmalloc((size_t)n + 1);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
-    va_list ap, copy;
+    va_list ap;
     va_start(ap, fmt);
-    va_copy(copy, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *s = xvasprintf(fmt, ap);
     va_end(ap);
-    char *s = xmalloc((size_t)n + 1);
-    vsnprintf(s, (size_t)n + 1, fmt, copy);
-    va_end(copy);
     return s;
 }
 

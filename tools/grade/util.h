@@ -3,6 +3,7 @@
 #define GRADE_UTIL_H
 
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 /* A growable, always NUL-terminated string. Zero-initialise before use. */
@@ -22,6 +23,8 @@ char *xstrdup(const char *s);
 
 /* A newly allocated string formatted as by printf. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* xasprintf with a va_list (the caller still owns ap and ends it). */
+char *xvasprintf(const char *fmt, va_list ap);
 
 /* Appends to sb. */
 void sb_add(strbuf *sb, const char *s);
