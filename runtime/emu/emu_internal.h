@@ -57,6 +57,8 @@ typedef struct emu_thread {
     uint64_t *spin_bar;         /* last try_wait that failed, to block on the second */
     uint32_t spin_parity;
     uint32_t spin_seen_phase;
+    int32_t last_read_cta;      /* the word of its last device-API load: a store to the same */
+    size_t last_read_word;      /* word next makes a read-modify-write */
 } emu_thread;
 
 typedef struct emu_cta {

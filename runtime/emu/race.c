@@ -4,7 +4,7 @@
 
 #include "emu_internal.h"
 
-enum { ACC_VALID = 1, ACC_ATOMIC = 2 };
+enum { ACC_VALID = 1, ACC_ATOMIC = 2, ACC_RMW = 4 /* a store to the word its thread had just loaded */ };
 
 /* The last access of one kind to one word. */
 typedef struct emu_access {
@@ -71,8 +71,11 @@ static void report_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off
     emu_report_line("earlier", "%s by rank %u thread %u, not ordered before this access:",
                     prior_is_write ? "a write" : "a read", prior->cta, prior->tid);
     emu_report_site("", prior->site);
-    bool same_statement = prior->site.line == t->site.line && prior->site.file == t->site.file;
-    if (same_statement)
+    /* A read-modify-write: the store of the pair went to the word its thread had just loaded. */
+    bool rmw = prior_is_write ? (prior->flags & ACC_RMW) != 0
+                              : kind != DSM_EMU_LD && t->last_read_cta == (int32_t)owner->rank &&
+                                    t->last_read_word == off / 4;
+    if (rmw)
         emu_report_line("note", "a plain read followed by a plain write of the same word from several threads "
                                 "is a read-modify-write race: two threads read the same old value and one "
                                 "update is lost");
@@ -106,10 +109,15 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
             report_race(L, t, owner, w * 4, kind, &s->r, false);
             return false;
         }
-        if (kind == DSM_EMU_LD)
+        if (kind == DSM_EMU_LD) {
             s->r = now;
-        else
+            t->last_read_cta = (int32_t)owner->rank;
+            t->last_read_word = w;
+        } else {
             s->w = now;
+            if (kind == DSM_EMU_ST && t->last_read_cta == (int32_t)owner->rank && t->last_read_word == w)
+                s->w.flags |= ACC_RMW;
+        }
     }
     return true;
 }

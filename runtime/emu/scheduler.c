@@ -225,6 +225,7 @@ static void setup_cta(emu_launch *L, emu_cta *c, uint32_t rank, dsm_dim3 ctaid)
         emu_thread *t = &c->threads[i];
         t->cta = c;
         t->tid = i;
+        t->last_read_cta = -1;
         t->view.thread_idx.x = i % cfg->block.x;
         t->view.thread_idx.y = (i / cfg->block.x) % cfg->block.y;
         t->view.thread_idx.z = i / (cfg->block.x * cfg->block.y);
