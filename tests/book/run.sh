@@ -160,17 +160,17 @@ test_missing_image_fails() {
 }
 
 test_plot_without_its_csv_fails_naming_the_csv() {
-    mkdir -p figures/plots && cp "$ROOT/figures/plots/latency_ladder.gp" figures/plots/
-    printf '\n![x](build/figures/latency_ladder.svg)\n' >> chapters/02-tiny.md
+    mkdir -p figures/plots && cp "$ROOT/figures/plots/ch01-latency-ladder-h200.gp" figures/plots/
+    printf '\n![x](build/figures/ch01-latency-ladder-h200.svg)\n' >> chapters/02-tiny.md
     rm -rf bench
-    ! part chapters/02-tiny.md && has "needs bench/results/latency_ladder.csv" err.txt
+    ! part chapters/02-tiny.md && has "needs bench/results/ch01-latency-ladder-h200.csv" err.txt
 }
 
 test_plot_script_turns_the_csv_into_svg() {
     mkdir -p build/figures &&
-        gnuplot -e "csv='bench/results/latency_ladder.csv'; out='build/figures/latency_ladder.svg'" \
-            "$ROOT/figures/plots/latency_ladder.gp" 2>err.txt &&
-        has '<svg' build/figures/latency_ladder.svg && has 'fixture peer' build/figures/latency_ladder.svg
+        gnuplot -e "csv='bench/results/ch01-latency-ladder-h200.csv'; out='build/figures/ch01-latency-ladder-h200.svg'" \
+            "$ROOT/figures/plots/ch01-latency-ladder-h200.gp" 2>err.txt &&
+        has '<svg' build/figures/ch01-latency-ladder-h200.svg && has 'fixture peer' build/figures/ch01-latency-ladder-h200.svg
 }
 
 test_tex_fractions_become_html_text() {
@@ -222,7 +222,7 @@ fixture_repo_with_all_figures() {
 test_make_book_shows_every_figure_in_html_pdf_and_browser() {
     fixture_repo_with_all_figures &&
         fixture_make book >make.txt 2>err.txt &&
-        [ -s build/book.html ] && [ -s build/book.pdf ] && [ -s build/figures/latency_ladder.svg ] &&
+        [ -s build/book.html ] && [ -s build/book.pdf ] && [ -s build/figures/ch01-latency-ladder-h200.svg ] &&
         python3 tools/book/check_html.py build/book.html >>err.txt &&
         python3 tools/book/check_pdf.py build/book.pdf build/book.html >>err.txt &&
         grep -q "figure drawn in the PDF: Figure 3.1" err.txt &&
@@ -231,10 +231,10 @@ test_make_book_shows_every_figure_in_html_pdf_and_browser() {
 }
 
 test_make_book_fails_when_a_shown_plot_has_no_csv() {
-    fixture_repo_with_all_figures && rm bench/results/latency_ladder.csv &&
-        printf '\n![Plot.](build/figures/latency_ladder.svg)\n' >> chapters/03-figures.md &&
+    fixture_repo_with_all_figures && rm bench/results/ch01-latency-ladder-h200.csv &&
+        printf '\n![Plot.](build/figures/ch01-latency-ladder-h200.svg)\n' >> chapters/03-figures.md &&
         ! fixture_make book >make.txt 2>err.txt &&
-        has "needs bench/results/latency_ladder.csv" err.txt && [ ! -e build/figures/latency_ladder.svg ]
+        has "needs bench/results/ch01-latency-ladder-h200.csv" err.txt && [ ! -e build/figures/ch01-latency-ladder-h200.svg ]
 }
 
 test_make_book_fails_on_a_deleted_marker_naming_file_and_marker() {
