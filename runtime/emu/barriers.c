@@ -74,6 +74,7 @@ static void cluster_phase_complete(emu_launch *L)
 {
     emu_cluster *cl = &L->cluster;
     uint32_t done = cl->phase;
+    emu_publication_phase_done(L, done);
     cl->phase++;
     cl->pending = cl->live_threads;
     memcpy(cl->done_vc, cl->phase_vc, sizeof cl->done_vc);
@@ -121,6 +122,7 @@ void dsm_emu_barrier_cluster_arrive(int relaxed, const char *file, int line)
         /* release: what this CTA did so far becomes visible to whoever completes the wait */
         emu_release(t->cta, cl->phase_vc);
     }
+    emu_publication_arrive(t->cta, relaxed != 0);
     t->arrived_pending = true;
     t->arrive_phase = cl->phase;
     t->arrivals++;

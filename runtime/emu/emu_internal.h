@@ -83,6 +83,10 @@ typedef struct emu_cta {
     uint32_t vc[EMU_MAX_CLUSTER];
     /* race shadow for accesses through the device API, one entry per word */
     struct emu_shadow *shadow;
+    /* publication: plain writes closed only by arrive.relaxed (publication.c) */
+    unsigned char *snapshot;    /* the window at the last phase completion */
+    uint32_t *unpublished;      /* per word: 1 + the phase of an unpublished write, or 0 */
+    uint32_t relaxed_arrivals, release_arrivals;
 } emu_cta;
 
 typedef struct emu_mbarrier {
@@ -161,6 +165,16 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
                      int kind, emu_site site);
 void emu_race_check_exit(emu_launch *L, emu_cta *c);
 void emu_shadow_free(emu_cta *c);
+
+/* ---- publication.c ---- */
+void emu_publication_start(emu_launch *L, emu_cta *c);
+void emu_publication_free(emu_cta *c);
+void emu_publication_arrive(emu_cta *c, bool relaxed);
+void emu_publication_phase_done(emu_launch *L, uint32_t phase);
+/* 1 + the phase in which the word at `off` was written and not published, or 0. */
+uint32_t emu_publication_unpublished(const emu_cta *c, size_t off);
+/* Whether the last device-API write to word `w` of c came from another CTA. */
+bool emu_race_written_by_peer(const emu_cta *c, size_t w);
 
 /* ---- barriers.c ---- */
 void emu_thread_exited(emu_launch *L, emu_thread *t);

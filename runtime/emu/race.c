@@ -45,6 +45,11 @@ static bool ordered(const emu_access *p, const emu_thread *t)
     return t->cta->vc[p->cta] >= p->epoch;
 }
 
+bool emu_race_written_by_peer(const emu_cta *c, size_t w)
+{
+    return c->shadow && (c->shadow[w].w.flags & ACC_VALID) && c->shadow[w].w.cta != c->rank;
+}
+
 void emu_shadow_free(emu_cta *c)
 {
     free(c->shadow);

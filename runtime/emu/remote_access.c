@@ -156,6 +156,36 @@ static void report_poison(emu_thread *t, emu_cta *owner, size_t off)
     emu_report_end();
 }
 
+/* A remote read of a word its owner wrote with plain stores in a phase that it
+ * closed with arrive.relaxed only: nothing published the write. */
+static void check_published(emu_thread *t, emu_cta *owner, size_t off, unsigned bytes)
+{
+    if (owner == t->cta)
+        return;
+    for (size_t o = off; o < off + bytes; o += 4) {
+        uint32_t phase = emu_publication_unpublished(owner, o);
+        if (!phase)
+            continue;
+        emu_launch *L = emu_cur;
+        if (emu_report_begin(DSM_REPORT_UNPUBLISHED_READ, dsmErrorRaceDetected,
+                             "read of rank %u's shared memory that rank %u wrote but never published",
+                             owner->rank, owner->rank)) {
+            emu_report_who(L, t);
+            emu_report_site("where", t->site);
+            emu_report_line("memory", "rank %u's shared memory, offset 0x%zx, written in cluster barrier phase %u",
+                            owner->rank, o, phase - 1);
+            emu_report_line("why", "every thread of rank %u ended that phase with barrier.cluster.arrive.relaxed, "
+                                   "which orders nothing: the write may not be visible to this read",
+                            owner->rank);
+            emu_report_line("on GPU", "no error: the read may return the old value");
+            emu_report_line("fix", "the writers arrive with .release (dsm_barrier_cluster_arrive, the default) "
+                                   "and the readers wait with .acquire (dsm_barrier_cluster_wait)");
+            emu_report_end();
+        }
+        emu_abort_launch();
+    }
+}
+
 static emu_cta *target_cta(emu_thread *t, uint32_t addr, size_t *off, unsigned bytes, const char *what)
 {
     emu_launch *L = emu_cur;
@@ -210,6 +240,7 @@ void dsm_emu_access(enum dsm_emu_access kind, uint32_t addr, void *val, unsigned
         emu_abort_launch();
     unsigned char *p = emu_smem_ptr(L, owner, off);
     if (kind == DSM_EMU_LD) {
+        check_published(t, owner, off, bytes);
         memcpy(val, p, bytes);
         for (unsigned i = 0; i < bytes; i += 4) {
             uint32_t w;
@@ -233,6 +264,7 @@ uint32_t dsm_emu_atom_u32(int op, uint32_t addr, uint32_t a, uint32_t b, const c
     owner = target_cta(t, addr, &off, 4, "atom.shared::cluster");
     if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, t->site))
         emu_abort_launch();
+    check_published(t, owner, off, 4);
     unsigned char *p = emu_smem_ptr(L, owner, off);
     uint32_t old;
     memcpy(&old, p, 4);

@@ -218,6 +218,7 @@ static void setup_cta(emu_launch *L, emu_cta *c, uint32_t rank, dsm_dim3 ctaid)
         fprintf(stderr, "dsm-emu: out of memory for a CTA of %u threads\n", c->nthreads);
         abort();
     }
+    emu_publication_start(L, c);
     for (uint32_t k = 0; k < EMU_MAX_CLUSTER; k++)
         c->vc[k] = 0;
     c->vc[rank] = 1;
@@ -244,6 +245,7 @@ void emu_cluster_free(emu_launch *L)
         emu_cta *c = &cl->ctas[r];
         emu_window_free(c);
         emu_shadow_free(c);
+        emu_publication_free(c);
         free(c->threads);
         free(c->queue);
         memset(c, 0, sizeof *c);

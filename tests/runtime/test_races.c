@@ -16,6 +16,8 @@ DSM_DECLARE_KERNEL(read_before_write);
 DSM_DECLARE_KERNEL(read_after_write);
 DSM_DECLARE_KERNEL(publish_relaxed);
 DSM_DECLARE_KERNEL(publish_release);
+DSM_DECLARE_KERNEL(publish_plain_relaxed);
+DSM_DECLARE_KERNEL(publish_plain_release);
 
 #define BINS_PER_BLOCK 32
 
@@ -218,6 +220,32 @@ static void test_races_release_arrive_publishes_the_write(void **state)
     dsm_free(out);
 }
 
+static void test_races_plain_store_closed_by_a_relaxed_arrive_is_unpublished(void **state)
+{
+    (void)state;
+    EMULATOR_ONLY();
+    uint32_t *out = dev_zeroed(2 * 4);
+    dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
+    void *args[] = {&out};
+    launch_reported(&cfg, DSM_KERNEL(publish_plain_relaxed), args, DSM_REPORT_UNPUBLISHED_READ,
+                    dsmErrorRaceDetected);
+    report_mentions("arrive.relaxed");
+    dsm_free(out);
+}
+
+static void test_races_plain_store_closed_by_a_release_arrive_is_published(void **state)
+{
+    (void)state;
+    uint32_t *out = dev_zeroed(2 * 4), h[2];
+    dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
+    void *args[] = {&out};
+    launch_clean(&cfg, DSM_KERNEL(publish_plain_release), args);
+    assert_int_equal(dsm_memcpy_to_host(h, out, sizeof h), dsmSuccess);
+    assert_int_equal(h[0], 21);
+    assert_int_equal(h[1], 20);
+    dsm_free(out);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_races_histogram_with_remote_atomics_counts_every_input),
     cmocka_unit_test(test_races_histogram_with_plain_read_modify_write_is_a_race),
@@ -233,5 +261,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_races_reading_written_shared_memory_passes),
     cmocka_unit_test(test_races_relaxed_arrive_publishes_nothing),
     cmocka_unit_test(test_races_release_arrive_publishes_the_write),
+    cmocka_unit_test(test_races_plain_store_closed_by_a_relaxed_arrive_is_unpublished),
+    cmocka_unit_test(test_races_plain_store_closed_by_a_release_arrive_is_published),
 };
 RUNTIME_TEST_MAIN(tests)

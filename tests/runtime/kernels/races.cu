@@ -156,3 +156,25 @@ __global__ void publish_relaxed(uint32_t *out) { publish_flag(out, 1); }
 DSM_KERNEL_ENTRY(publish_relaxed, uint32_t *)
 __global__ void publish_release(uint32_t *out) { publish_flag(out, 0); }
 DSM_KERNEL_ENTRY(publish_release, uint32_t *)
+
+/* A plain store published with arrive.relaxed (which publishes nothing) or .release, then read by the peer. */
+static __device__ void publish_plain_store(uint32_t *out, int relaxed)
+{
+    __shared__ uint32_t plain;
+    uint32_t rank = dsm_cluster_ctarank();
+    if (threadIdx.x == 0)
+        plain = rank + 20;
+    if (relaxed)
+        dsm_barrier_cluster_arrive_relaxed();
+    else
+        dsm_barrier_cluster_arrive();
+    dsm_barrier_cluster_wait();
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = dsm_ld_shared_cluster_u32(dsm_mapa_shared_cluster(dsm_smem_addr(&plain), rank ^ 1));
+    dsm_cluster_sync();
+}
+
+__global__ void publish_plain_relaxed(uint32_t *out) { publish_plain_store(out, 1); }
+DSM_KERNEL_ENTRY(publish_plain_relaxed, uint32_t *)
+__global__ void publish_plain_release(uint32_t *out) { publish_plain_store(out, 0); }
+DSM_KERNEL_ENTRY(publish_plain_release, uint32_t *)
