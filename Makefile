@@ -29,7 +29,7 @@ include mk/runtime.mk
 # Each step is a target (runtime-test: mk/runtime.mk, book-test: mk/book.mk, the others: mk/course.mk);
 # a step passed when its status file exists afterwards, and was skipped when it left <step>.skipped.
 TEST_STATUS := build/test/status
-TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons skeletons-check grader-test nvcc-check book-test
+TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons skeletons-check diagnostics-check grader-test nvcc-check book-test
 
 .PHONY: help clean test
 help:
@@ -50,6 +50,7 @@ help:
 	  "make check-skeletons  grade fresh skeletons of solutions/: each must compile and fail" \
 	  "make nvcc-check  compile every kernel with nvcc for sm_90a (skipped without nvcc)" \
 	  "make grader-test  test the grader on its fixture course (tests/grader/)" \
+	  "make diagnostics-check  the emulator reports shown in the chapters are what it prints now" \
 	  "make gpu-test  solutions' tests, memcheck and racecheck on a Hopper GPU (waived without one)" \
 	  $(HELP_BOOK) \
 	  "make clean  remove build/"; } | awk -F '  +' '{ printf "%-22s %s\n", $$1, $$2 }'

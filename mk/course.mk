@@ -23,7 +23,7 @@ GRADE_SELECT = $(if $(CH),--chapter $(CH)) $(if $(EX),--exercise $(EX))
 grade_out    = build/grade$(if $(filter exercises,$1),,/$(notdir $1))
 
 .PHONY: grade grade-emu check check-solutions check-skeletons hint reset deps \
-        skeletons skeletons-check nvcc-check grader-test grade-build
+        skeletons skeletons-check nvcc-check grader-test grade-build diagnostics-check
 
 grade: grade-$(if $(filter 1 yes,$(GPU)),gpu,emu)
 
@@ -67,6 +67,11 @@ check-solutions: runtime $(GRADER)
 
 check-skeletons: runtime $(GRADER) $(SKELETON_STAMP)
 	@$(GRADE_RUN) --src $(SKELETON_DIR) --build build/emu/skeletons --out build/test/skeletons --expect fail
+
+# The emulator reports the chapters show are what the emulator prints now (tools/capture_diagnostics.sh).
+diagnostics-check: runtime
+	@bash tools/capture_diagnostics.sh --check > build/diagnostics-check.log 2>&1 || { cat build/diagnostics-check.log; exit 1; }
+	@tail -n 1 build/diagnostics-check.log
 
 grader-test: $(GRADER)
 	@bash tests/grader/run.sh $(GRADER)

@@ -2,6 +2,8 @@
 # capture_diagnostics.sh: builds each buggy example of chapters 2 and 3 against the emulator, runs it, and saves what a learner sees (the dsm-emu report and the program's own line) in chapters/diagnostics/NAME.txt.
 #
 # usage: tools/capture_diagnostics.sh [NAME...]   (default: all of them; run from anywhere)
+#        tools/capture_diagnostics.sh --check      (changes nothing; fails when a committed file is not
+#                                                   what the emulator prints now: make diagnostics-check)
 # Fails when an example builds badly or runs without a report: the chapters
 # must only ever show output the emulator really printed.
 set -eu
@@ -11,6 +13,13 @@ CC=${CC:-gcc}
 CFLAGS="-std=c11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Iruntime"
 bin=build/examples
 dest=chapters/diagnostics
+check=
+if [ "${1:-}" = --check ]; then
+    check=$dest
+    dest=build/diagnostics-check
+    rm -rf "$dest"
+    shift
+fi
 
 make --no-print-directory runtime >/dev/null
 mkdir -p "$bin" "$dest"
@@ -46,3 +55,11 @@ for name in ${*:-$all}; do
     *) echo "capture_diagnostics: unknown example '$name' (known: $all)" >&2; exit 2 ;;
     esac
 done
+
+if [ -n "$check" ]; then
+    if ! diff -ru "$check" "$dest"; then
+        echo "diagnostics-check: the chapters show emulator output that is out of date: run tools/capture_diagnostics.sh" >&2
+        exit 1
+    fi
+    echo "diagnostics-check: the chapters' emulator reports are what the emulator prints now"
+fi
