@@ -19,7 +19,9 @@ typedef const void *dsm_kernel_t;
 #define DSM_KERNEL(name) (name##__dsm_handle())
 
 /* How to launch: grid and block in the usual units, cluster dims in blocks
- * (each must divide the grid's), dynamic shared memory per block in bytes. */
+ * (each must divide the grid's), dynamic shared memory per block in bytes.
+ * A cluster of {0, 0, 0} means no cluster attribute: a plain launch, in which
+ * every CTA is a cluster of one (as on the GPU). */
 typedef struct dsm_launch_config {
     dsm_dim3 grid;
     dsm_dim3 block;
