@@ -7,6 +7,8 @@ static size_t kernel_static_smem(const struct dsm_emu_kernel *k)
     return k && k->shared_begin ? (size_t)(k->shared_end - k->shared_begin) : 0;
 }
 
+static int block_threads(const dsm_launch_config *cfg) { return (int)(cfg->block.x * cfg->block.y * cfg->block.z); }
+
 /* Registers are unknown on the emulator (0): they never limit occupancy here,
  * so the answer is an upper bound of what the GPU reports for a kernel that
  * needs many registers. */
@@ -25,8 +27,7 @@ dsm_error_t dsm_occupancy_max_active_clusters(int *clusters, dsm_kernel_t kernel
         *clusters = 0; /* what an H200 answers: the launch could not run */
         return dsmSuccess;
     }
-    int threads = (int)(cfg->block.x * cfg->block.y * cfg->block.z);
-    return dsm_model_occupancy_max_active_clusters(dsm_model_default(), (int)csize, threads,
+    return dsm_model_occupancy_max_active_clusters(dsm_model_default(), (int)csize, block_threads(cfg),
                                                    kernel_static_smem(k) + cfg->dynamic_smem_bytes, 0, clusters);
 }
 
@@ -37,7 +38,6 @@ dsm_error_t dsm_occupancy_max_potential_cluster_size(int *size, dsm_kernel_t ker
         return dsmErrorInvalidValue;
     if (!k)
         return dsmErrorInvalidDeviceFunction;
-    int threads = (int)(cfg->block.x * cfg->block.y * cfg->block.z);
-    return dsm_model_occupancy_max_potential_cluster_size(dsm_model_default(), emu_kernel_non_portable(k), threads,
+    return dsm_model_occupancy_max_potential_cluster_size(dsm_model_default(), emu_kernel_non_portable(k), block_threads(cfg),
                                                           kernel_static_smem(k) + cfg->dynamic_smem_bytes, 0, size);
 }

@@ -135,46 +135,34 @@ DSM_KERNEL_ENTRY(read_before_write, uint32_t *)
 __global__ void read_after_write(uint32_t *out) { own_read(out, 1); }
 DSM_KERNEL_ENTRY(read_after_write, uint32_t *)
 
-/* Publishes with arrive.relaxed (which orders nothing) or with the default arrive.release. */
-static __device__ void publish_flag(uint32_t *out, int relaxed)
+/* Writes one word (through the device API, or with a plain store when `plain`),
+ * closes the phase with arrive.relaxed (which publishes nothing) or the default
+ * arrive.release, then reads the peer's word: out[block] = peer rank + base. */
+static __device__ void publish_word(uint32_t *out, int relaxed, int plain, uint32_t base)
 {
-    __shared__ uint32_t data;
+    __shared__ uint32_t word;
     uint32_t rank = dsm_cluster_ctarank();
-    if (threadIdx.x == 0)
-        dsm_st_shared_cluster_u32(dsm_smem_addr(&data), rank + 10);
+    if (threadIdx.x == 0) {
+        if (plain)
+            word = rank + base;
+        else
+            dsm_st_shared_cluster_u32(dsm_smem_addr(&word), rank + base);
+    }
     if (relaxed)
         dsm_barrier_cluster_arrive_relaxed();
     else
         dsm_barrier_cluster_arrive();
     dsm_barrier_cluster_wait();
     if (threadIdx.x == 0)
-        out[blockIdx.x] = dsm_ld_shared_cluster_u32(dsm_mapa_shared_cluster(dsm_smem_addr(&data), rank ^ 1));
+        out[blockIdx.x] = dsm_ld_shared_cluster_u32(dsm_mapa_shared_cluster(dsm_smem_addr(&word), rank ^ 1));
     dsm_cluster_sync();
 }
 
-__global__ void publish_relaxed(uint32_t *out) { publish_flag(out, 1); }
+__global__ void publish_relaxed(uint32_t *out) { publish_word(out, 1, 0, 10); }
 DSM_KERNEL_ENTRY(publish_relaxed, uint32_t *)
-__global__ void publish_release(uint32_t *out) { publish_flag(out, 0); }
+__global__ void publish_release(uint32_t *out) { publish_word(out, 0, 0, 10); }
 DSM_KERNEL_ENTRY(publish_release, uint32_t *)
-
-/* A plain store published with arrive.relaxed (which publishes nothing) or .release, then read by the peer. */
-static __device__ void publish_plain_store(uint32_t *out, int relaxed)
-{
-    __shared__ uint32_t plain;
-    uint32_t rank = dsm_cluster_ctarank();
-    if (threadIdx.x == 0)
-        plain = rank + 20;
-    if (relaxed)
-        dsm_barrier_cluster_arrive_relaxed();
-    else
-        dsm_barrier_cluster_arrive();
-    dsm_barrier_cluster_wait();
-    if (threadIdx.x == 0)
-        out[blockIdx.x] = dsm_ld_shared_cluster_u32(dsm_mapa_shared_cluster(dsm_smem_addr(&plain), rank ^ 1));
-    dsm_cluster_sync();
-}
-
-__global__ void publish_plain_relaxed(uint32_t *out) { publish_plain_store(out, 1); }
+__global__ void publish_plain_relaxed(uint32_t *out) { publish_word(out, 1, 1, 20); }
 DSM_KERNEL_ENTRY(publish_plain_relaxed, uint32_t *)
-__global__ void publish_plain_release(uint32_t *out) { publish_plain_store(out, 0); }
+__global__ void publish_plain_release(uint32_t *out) { publish_word(out, 0, 1, 20); }
 DSM_KERNEL_ENTRY(publish_plain_release, uint32_t *)
