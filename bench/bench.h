@@ -9,10 +9,18 @@
 #include "dsm_host.h"
 
 /*
- * How a family works. A family is one C file in bench/families/ that defines
+ * How a family works. A family is one C file bench/families/<name>.c that
+ * defines
  *     int bench_family_<name>(bench *b);
- * and is listed once in bench/families/families.h. The driver calls each family
- * in turn; the family
+ * The build finds families by file name (no list to edit) and runs them in
+ * file-name order, so names start with their chapter: ch01_latency,
+ * ch04_capacity, ch05_pingpong, ch06_exchange, ... A family names the kernel
+ * files it launches, relative to the source tree (solutions/ or exercises/),
+ * on one line of its own anywhere in the file:
+ *     // bench-kernels: ch05/pingpong_seed.cu ch05/pingpong_mbarrier.cu
+ * Kernel names must be unique across the course (prefix them by exercise).
+ * The driver calls each family in turn (all, or those named on its command
+ * line); the family
  *   1. sizes its work with bench_dry() and bench_quick() (the dry run on the
  *      emulator uses tiny sizes: it checks kernels and the pipeline, it measures
  *      nothing),
@@ -24,9 +32,9 @@
  * It returns 0, or non-zero when a check failed or the device broke (the driver
  * then reports the family as failed and goes on with the next one).
  *
- * Kernels come from the solutions (or SRC=exercises): the driver links
- * the chosen tree's .cu files, so a family only declares them with
- * DSM_DECLARE_KERNEL and launches them through dsm_host.h.
+ * Kernels come from the solutions (or SRC=exercises): the build links the
+ * files the families name from the chosen tree, so a family only declares
+ * them with DSM_DECLARE_KERNEL and launches them through dsm_host.h.
  */
 
 typedef struct bench bench;         /* one run of the benchmark (owned by the driver) */
