@@ -85,6 +85,7 @@ static void cluster_phase_complete(emu_launch *L)
             emu_thread *t = &c->threads[i];
             if (t->state == EMU_AT_CLUSTER_WAIT && t->arrive_phase == done) {
                 emu_acquire(c, cl->done_vc);
+                c->passed_cluster_barrier = true;
                 t->arrived_pending = false;
                 t->waits++;
                 t->bar_gen++;
@@ -120,7 +121,7 @@ void dsm_emu_barrier_cluster_arrive(int relaxed, const char *file, int line)
     }
     if (!relaxed) {
         /* release: what this CTA did so far becomes visible to whoever completes the wait */
-        emu_release(t->cta, cl->phase_vc);
+        emu_release_to(t, cl->phase_vc, NULL);
     }
     emu_publication_arrive(t->cta, relaxed != 0);
     t->arrived_pending = true;
@@ -144,6 +145,7 @@ void dsm_emu_barrier_cluster_wait(const char *file, int line)
     if (t->arrive_phase < L->cluster.phase) {
         /* the phase completed before we got here */
         emu_acquire(t->cta, L->cluster.done_vc);
+        t->cta->passed_cluster_barrier = true;
         t->arrived_pending = false;
         t->waits++;
         t->bar_gen++;
@@ -175,6 +177,7 @@ void emu_thread_exited(emu_launch *L, emu_thread *t)
     emu_cta *c = t->cta;
     emu_cluster *cl = &L->cluster;
     t->state = EMU_EXITED;
+    L->progress++;
     c->live--;
     cl->live_threads--;
     if (!t->arrived_pending || t->arrive_phase < cl->phase) {

@@ -22,6 +22,7 @@ typedef enum emu_thread_state {
     EMU_AT_SYNCTHREADS,
     EMU_AT_CLUSTER_WAIT,
     EMU_AT_MBARRIER,
+    EMU_SPINNING,               /* polls a flag that nothing changed since its last poll */
     EMU_EXITED
 } emu_thread_state;
 
@@ -33,6 +34,28 @@ typedef struct emu_schedule {
 } emu_schedule;
 
 struct emu_cta;
+
+/* An access kind beyond enum dsm_emu_access: a strong (acquire/relaxed) load. */
+#define DSM_EMU_ATOM_LD 3
+
+/* What threads of one CTA know of each other's releases between two CTA-wide
+ * synchronisations (mbarrier waits and flags order threads of one CTA):
+ * e[tid] = the release epoch of thread tid that is known, valid in barrier
+ * generation `gen` of CTA `cta` only. */
+typedef struct emu_tclock {
+    int32_t cta;
+    uint32_t gen, n;
+    uint32_t *e;
+} emu_tclock;
+
+/* A flag word used with release/acquire (flags.c). */
+typedef struct emu_sync_loc {
+    int32_t cta;
+    size_t off;
+    const uint32_t *ptr;
+    uint32_t vc[16];
+    emu_tclock tvc;
+} emu_sync_loc;
 
 /* A source location in kernel code, as the device API macros pass it. */
 typedef struct emu_site {
@@ -59,6 +82,16 @@ typedef struct emu_thread {
     uint32_t spin_seen_phase;
     int32_t last_read_cta;      /* the word of its last device-API load: a store to the same */
     size_t last_read_word;      /* word next makes a read-modify-write */
+    uint32_t epoch;             /* its own release epoch (per-thread happens-before in its CTA) */
+    emu_tclock known;           /* the epochs of CTA mates it acquired */
+    /* its last flag poll (flags.c): where, what it saw, and the cluster's progress then */
+    const char *poll_site_file;
+    int poll_site_line;
+    uint64_t poll_epoch;
+    int32_t poll_cta;
+    size_t poll_off;
+    const uint32_t *poll_ptr;
+    uint32_t poll_value;
 } emu_thread;
 
 typedef struct emu_cta {
@@ -87,6 +120,7 @@ typedef struct emu_cta {
     unsigned char *snapshot;    /* the window at the last phase completion */
     uint32_t *unpublished;      /* per word: 1 + the phase of an unpublished write, or 0 */
     uint32_t relaxed_arrivals, release_arrivals;
+    bool passed_cluster_barrier; /* a cluster phase completed for its threads: every peer started */
 } emu_cta;
 
 typedef struct emu_mbarrier {
@@ -95,6 +129,7 @@ typedef struct emu_mbarrier {
     uint32_t expected, pending, phase;
     int64_t tx;
     uint32_t vc[EMU_MAX_CLUSTER];
+    emu_tclock tvc;             /* releases of the owner CTA's threads (orders producer and consumer warps) */
     emu_site init_site;
 } emu_mbarrier;
 
@@ -109,6 +144,8 @@ typedef struct emu_cluster {
     uint32_t done_vc[EMU_MAX_CLUSTER];  /* released by the last completed phase */
     emu_mbarrier *mbars;
     uint32_t nmbars, cap_mbars;
+    emu_sync_loc *locs;         /* flags used with release/acquire */
+    uint32_t nlocs, cap_locs;
 } emu_cluster;
 
 typedef struct emu_launch {
@@ -128,6 +165,7 @@ typedef struct emu_launch {
     sigjmp_buf abort_jmp;
     volatile int aborting;
     uint64_t switches;
+    uint64_t progress;          /* device-API calls and writes so far: a poll with no progress since is idle */
 } emu_launch;
 
 /* The launch being run (NULL outside dsm_launch). */
@@ -164,6 +202,12 @@ void emu_acquire(emu_cta *c, const uint32_t *vc_obj);
 bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes,
                      int kind, emu_site site);
 void emu_race_check_exit(emu_launch *L, emu_cta *c);
+/* Release by thread t to a sync object (CTA clocks vc, thread clocks tc of t's CTA); acquire from one. */
+void emu_release_to(emu_thread *t, uint32_t *vc, emu_tclock *tc);
+void emu_acquire_from(emu_thread *t, const uint32_t *vc, const emu_tclock *tc);
+void emu_tclock_free(emu_tclock *tc);
+/* A remote access needs proof that the peer started: a cluster barrier (or anything acquired from it) first. */
+void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner);
 void emu_shadow_free(emu_cta *c);
 
 /* ---- publication.c ---- */
@@ -175,6 +219,13 @@ void emu_publication_phase_done(emu_launch *L, uint32_t phase);
 uint32_t emu_publication_unpublished(const emu_cta *c, size_t off);
 /* Whether the last device-API write to word `w` of c came from another CTA. */
 bool emu_race_written_by_peer(const emu_cta *c, size_t w);
+
+/* ---- flags.c ---- */
+bool emu_flag_unchanged(emu_launch *L, const emu_thread *t);
+
+/* ---- remote_access.c ---- */
+void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what);
+void emu_report_poison(emu_thread *t, emu_cta *owner, size_t off);
 
 /* ---- barriers.c ---- */
 void emu_thread_exited(emu_launch *L, emu_thread *t);
@@ -219,5 +270,7 @@ size_t emu_globals_bytes(void);
 int emu_kernel_max_dynamic_smem(const struct dsm_emu_kernel *k);
 int emu_kernel_non_portable(const struct dsm_emu_kernel *k);
 dsm_error_t emu_take_pending_error(void);
+/* Whether [p, p+n) lies in one dsm_malloc allocation. */
+bool emu_is_device(const void *p, size_t n);
 
 #endif

@@ -50,8 +50,7 @@ dsm_error_t dsm_free(void *ptr)
     return dsmErrorInvalidValue;
 }
 
-/* Whether [p, p+n) lies in one allocation. */
-static bool is_device(const void *p, size_t n)
+bool emu_is_device(const void *p, size_t n)
 {
     const unsigned char *a = p;
     for (size_t i = 0; i < nallocs; i++)
@@ -62,7 +61,7 @@ static bool is_device(const void *p, size_t n)
 
 dsm_error_t dsm_memset(void *dst, int value, size_t bytes)
 {
-    if (!is_device(dst, bytes))
+    if (!emu_is_device(dst, bytes))
         return dsmErrorInvalidValue;
     memset(dst, value, bytes);
     return dsmSuccess;
@@ -70,7 +69,7 @@ dsm_error_t dsm_memset(void *dst, int value, size_t bytes)
 
 dsm_error_t dsm_memcpy_to_device(void *dst, const void *src, size_t bytes)
 {
-    if (!is_device(dst, bytes) || !src)
+    if (!emu_is_device(dst, bytes) || !src)
         return dsmErrorInvalidValue;
     memcpy(dst, src, bytes);
     return dsmSuccess;
@@ -81,7 +80,7 @@ dsm_error_t dsm_memcpy_to_host(void *dst, const void *src, size_t bytes)
     dsm_error_t e = emu_take_pending_error();
     if (e)
         return e;
-    if (!is_device(src, bytes) || !dst)
+    if (!emu_is_device(src, bytes) || !dst)
         return dsmErrorInvalidValue;
     memcpy(dst, src, bytes);
     return dsmSuccess;

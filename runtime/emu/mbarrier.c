@@ -105,7 +105,7 @@ static void arrive(emu_thread *t, emu_mbarrier *m, uint32_t tx)
                       "arrive exactly `count` times per phase (the count passed to dsm_mbarrier_init)");
         emu_abort_launch();
     }
-    emu_release(t->cta, m->vc);
+    emu_release_to(t, m->vc, &m->tvc);
     m->tx += tx;
     m->pending--;
     complete_if_done(L, m);
@@ -129,7 +129,7 @@ bool dsm_emu_mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity, const char
     for (;;) {
         m = &L->cluster.mbars[idx];
         if ((m->phase & 1u) != (parity & 1u)) {
-            emu_acquire(t->cta, m->vc);
+            emu_acquire_from(t, m->vc, &m->tvc);
             t->spin_bar = NULL;
             return true;
         }
@@ -250,7 +250,7 @@ static void push(emu_thread *t, uint32_t dst, const void *src, uint32_t bytes, u
     if (!emu_race_access(L, t, dc, doff, bytes, DSM_EMU_ST, t->site))
         emu_abort_launch();
     memmove(emu_smem_ptr(L, dc, doff), emu_smem_ptr(L, sc, soff), bytes);
-    emu_release(t->cta, m->vc);
+    emu_release_to(t, m->vc, &m->tvc);
     m->tx -= bytes;
     complete_if_done(L, m);
 }
@@ -289,7 +289,7 @@ void dsm_emu_st_async(uint32_t dst, const void *val, unsigned bytes, uint32_t cl
     if (!emu_race_access(L, t, dc, doff, bytes, DSM_EMU_ST, t->site))
         emu_abort_launch();
     memcpy(emu_smem_ptr(L, dc, doff), val, bytes);
-    emu_release(t->cta, m->vc);
+    emu_release_to(t, m->vc, &m->tvc);
     m->tx -= bytes;
     complete_if_done(L, m);
 }

@@ -10,6 +10,7 @@ enum { ACC_VALID = 1, ACC_ATOMIC = 2, ACC_RMW = 4 /* a store to the word its thr
 typedef struct emu_access {
     uint32_t epoch;   /* the accessing CTA's own clock at the access */
     uint32_t gen;     /* the accessing thread's barrier generation */
+    uint32_t tepoch;  /* the accessing thread's own release epoch */
     uint16_t tid;
     uint8_t cta, flags;
     emu_site site;
@@ -34,15 +35,104 @@ void emu_acquire(emu_cta *c, const uint32_t *vc_obj)
             c->vc[k] = vc_obj[k];
 }
 
+void emu_tclock_free(emu_tclock *tc)
+{
+    free(tc->e);
+    memset(tc, 0, sizeof *tc);
+}
+
+/* Makes tc an empty clock of CTA `cta`'s n threads for generation gen. */
+static void tclock_reset(emu_tclock *tc, int32_t cta, uint32_t gen, uint32_t n)
+{
+    if (tc->n < n) {
+        free(tc->e);
+        tc->e = calloc(n, sizeof *tc->e);
+        tc->n = tc->e ? n : 0;
+    } else if (tc->e)
+        memset(tc->e, 0, tc->n * sizeof *tc->e);
+    tc->cta = cta;
+    tc->gen = gen;
+}
+
+static bool tclock_valid(const emu_tclock *tc, int32_t cta, uint32_t gen)
+{
+    return tc->e && tc->cta == cta && tc->gen == gen;
+}
+
+static void tclock_join(emu_tclock *dst, const emu_tclock *src)
+{
+    uint32_t n = dst->n < src->n ? dst->n : src->n;
+    for (uint32_t i = 0; i < n; i++)
+        if (src->e[i] > dst->e[i])
+            dst->e[i] = src->e[i];
+}
+
+void emu_release_to(emu_thread *t, uint32_t *vc, emu_tclock *tc)
+{
+    emu_cta *c = t->cta;
+    int32_t rank = (int32_t)c->rank;
+    if (tc) {
+        /* a clock of another CTA (mbarrier arrivals from peers) keeps its CTA's knowledge */
+        if (!tc->e || (tc->cta == rank && tc->gen < t->bar_gen))
+            tclock_reset(tc, rank, t->bar_gen, c->nthreads);
+        if (tclock_valid(tc, rank, t->bar_gen)) {
+            if (tclock_valid(&t->known, rank, t->bar_gen))
+                tclock_join(tc, &t->known);
+            if (t->epoch > tc->e[t->tid])
+                tc->e[t->tid] = t->epoch;
+        }
+    }
+    t->epoch++;
+    emu_release(c, vc);
+}
+
+void emu_acquire_from(emu_thread *t, const uint32_t *vc, const emu_tclock *tc)
+{
+    emu_cta *c = t->cta;
+    int32_t rank = (int32_t)c->rank;
+    emu_acquire(c, vc);
+    if (!tc || !tclock_valid(tc, rank, t->bar_gen))
+        return;
+    if (!tclock_valid(&t->known, rank, t->bar_gen))
+        tclock_reset(&t->known, rank, t->bar_gen, c->nthreads);
+    if (t->known.e)
+        tclock_join(&t->known, tc);
+}
+
 /* Whether access p happens before what thread t does now. */
 static bool ordered(const emu_access *p, const emu_thread *t)
 {
     if (p->cta == t->cta->rank) {
-        if (p->tid == t->tid)
+        if (p->tid == t->tid || t->bar_gen > p->gen)
             return true;
-        return t->bar_gen > p->gen;
+        /* an mbarrier wait or a flag acquired this thread's release of p */
+        return p->gen == t->bar_gen && tclock_valid(&t->known, (int32_t)p->cta, t->bar_gen) &&
+               t->known.e[p->tid] >= p->tepoch;
     }
     return t->cta->vc[p->cta] >= p->epoch;
+}
+
+void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner)
+{
+    /* Anything acquired from the owner (a cluster barrier, an mbarrier it
+     * arrived on, a flag it released) proves it runs. */
+    if (owner == t->cta || t->cta->vc[owner->rank] > 0 || t->cta->passed_cluster_barrier || emu_report_pending())
+        return;
+    if (emu_report_begin(DSM_REPORT_LIFETIME, dsmErrorLaunchFailure,
+                         "access to rank %u's shared memory before rank %u is known to have started",
+                         owner->rank, owner->rank)) {
+        emu_report_who(L, t);
+        emu_report_site("where", t->site);
+        emu_report_line("why", "the CTAs of a cluster are co-scheduled, but a peer may not have started running "
+                               "(its shared memory not set up) when this thread does; nothing this thread did "
+                               "so far depends on rank %u", owner->rank);
+        emu_report_line("on GPU", "usually works, sometimes reads garbage or fails with cudaErrorLaunchFailure "
+                                  "(719); the CUDA Programming Guide requires a cluster barrier first");
+        emu_report_line("fix", "every CTA passes a cluster barrier (dsm_cluster_sync) after setting up its shared "
+                               "memory and before the first access to a peer's");
+        emu_report_end();
+    }
+    emu_abort_launch();
 }
 
 bool emu_race_written_by_peer(const emu_cta *c, size_t w)
@@ -100,11 +190,13 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
         if (!owner->shadow)
             return true;
     }
-    emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, (uint16_t)t->tid, (uint8_t)t->cta->rank,
-                      (uint8_t)(ACC_VALID | (kind == DSM_EMU_ATOM ? ACC_ATOMIC : 0)), site};
+    bool atomic = kind == DSM_EMU_ATOM || kind == DSM_EMU_ATOM_LD;
+    emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, t->epoch, (uint16_t)t->tid, (uint8_t)t->cta->rank,
+                      (uint8_t)(ACC_VALID | (atomic ? ACC_ATOMIC : 0)), site};
+    if (kind == DSM_EMU_ATOM_LD)
+        kind = DSM_EMU_LD;
     for (size_t w = off / 4; w < (off + bytes + 3) / 4; w++) {
         emu_shadow *s = &owner->shadow[w];
-        bool atomic = kind == DSM_EMU_ATOM;
         if ((s->w.flags & ACC_VALID) && !(atomic && (s->w.flags & ACC_ATOMIC)) && !ordered(&s->w, t)) {
             report_race(L, t, owner, w * 4, kind, &s->w, true);
             return false;

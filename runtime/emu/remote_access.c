@@ -109,7 +109,7 @@ static void report_out_of_bounds(emu_thread *t, uint32_t rank, size_t off, unsig
     emu_report_end();
 }
 
-static void report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what)
+void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what)
 {
     emu_launch *L = emu_cur;
     if (!emu_report_begin(DSM_REPORT_LIFETIME, dsmErrorLaunchFailure,
@@ -129,7 +129,7 @@ static void report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const ch
     emu_report_end();
 }
 
-static void report_poison(emu_thread *t, emu_cta *owner, size_t off)
+void emu_report_poison(emu_thread *t, emu_cta *owner, size_t off)
 {
     emu_launch *L = emu_cur;
     bool remote = owner != t->cta;
@@ -209,7 +209,7 @@ static emu_cta *target_cta(emu_thread *t, uint32_t addr, size_t *off, unsigned b
         emu_abort_launch();
     }
     if (owner->exited) {
-        report_dead_peer(t, owner, *off, what);
+        emu_report_dead_peer(t, owner, *off, what);
         emu_abort_launch();
     }
     return owner;
@@ -246,7 +246,7 @@ void dsm_emu_access(enum dsm_emu_access kind, uint32_t addr, void *val, unsigned
             uint32_t w;
             memcpy(&w, (unsigned char *)val + i, 4);
             if (w == EMU_POISON_WORD) {
-                report_poison(t, owner, off + i);
+                emu_report_poison(t, owner, off + i);
                 emu_abort_launch();
             }
         }
@@ -269,7 +269,7 @@ uint32_t dsm_emu_atom_u32(int op, uint32_t addr, uint32_t a, uint32_t b, const c
     uint32_t old;
     memcpy(&old, p, 4);
     if (old == EMU_POISON_WORD) {
-        report_poison(t, owner, off);
+        emu_report_poison(t, owner, off);
         emu_abort_launch();
     }
     uint32_t nv = op == DSM_EMU_ATOM_ADD ? old + a : (old == a ? b : old);
@@ -292,7 +292,7 @@ float dsm_emu_atom_add_f32(uint32_t addr, float v, const char *file, int line)
     uint32_t w;
     memcpy(&w, p, 4);
     if (w == EMU_POISON_WORD) {
-        report_poison(t, owner, off);
+        emu_report_poison(t, owner, off);
         emu_abort_launch();
     }
     memcpy(&old, p, 4);
