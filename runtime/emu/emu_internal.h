@@ -61,6 +61,7 @@ typedef struct emu_sync_loc {
 typedef struct emu_site {
     const char *file;
     int line;
+    void *pc;                   /* a plain access: the instruction, for addr2line (file is NULL) */
 } emu_site;
 
 typedef struct emu_thread {
@@ -182,6 +183,13 @@ void emu_yield(emu_thread *t);
 void emu_activate_cta(emu_launch *L, emu_cta *c);
 emu_thread *emu_me(const char *file, int line);
 
+/* ---- arena.c: every shared window and dsm_malloc buffer lies in [emu_arena_lo, +emu_arena_len) ---- */
+extern uintptr_t emu_arena_lo;
+extern size_t emu_arena_len;
+/* `len` bytes (rounded to pages) of the arena, no access yet; NULL when exhausted. */
+unsigned char *emu_arena_map(size_t len);
+void emu_arena_unmap(unsigned char *p, size_t len);
+
 /* ---- shared_window.c ---- */
 int emu_window_alloc(emu_launch *L, emu_cta *c);
 void emu_window_free(emu_cta *c);
@@ -202,12 +210,14 @@ void emu_acquire(emu_cta *c, const uint32_t *vc_obj);
 bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes,
                      int kind, emu_site site);
 void emu_race_check_exit(emu_launch *L, emu_cta *c);
+/* Settles the write-write conflicts of the last store (same value: harmless); false after a report. */
+bool emu_race_settle(emu_launch *L);
 /* Release by thread t to a sync object (CTA clocks vc, thread clocks tc of t's CTA); acquire from one. */
 void emu_release_to(emu_thread *t, uint32_t *vc, emu_tclock *tc);
 void emu_acquire_from(emu_thread *t, const uint32_t *vc, const emu_tclock *tc);
 void emu_tclock_free(emu_tclock *tc);
 /* A remote access needs proof that the peer started: a cluster barrier (or anything acquired from it) first. */
-void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner);
+void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, emu_site site);
 void emu_shadow_free(emu_cta *c);
 
 /* ---- publication.c ---- */
@@ -219,6 +229,10 @@ void emu_publication_phase_done(emu_launch *L, uint32_t phase);
 uint32_t emu_publication_unpublished(const emu_cta *c, size_t off);
 /* Whether the last device-API write to word `w` of c came from another CTA. */
 bool emu_race_written_by_peer(const emu_cta *c, size_t w);
+
+/* ---- plain_access.c: the ThreadSanitizer entry points kernel code calls for every plain load and store ---- */
+extern uintptr_t emu_section_lo;
+extern size_t emu_section_len;
 
 /* ---- flags.c ---- */
 bool emu_flag_unchanged(emu_launch *L, const emu_thread *t);
@@ -244,6 +258,17 @@ void emu_report_line(const char *label, const char *fmt, ...) __attribute__((for
 void emu_report_who(emu_launch *L, emu_thread *t);
 void emu_report_site(const char *label, emu_site site);
 void emu_report_pc(const char *label, void *pc);
+/* "file.cu:12" for a site (a plain access's through addr2line). */
+const char *emu_site_short(emu_site site, char *buf, size_t n);
+/* One event of a report's timeline: what a thread of CTA `cta` did in cluster-barrier interval `interval`. */
+typedef struct emu_tl_event {
+    int32_t cta;
+    uint32_t interval, tid;
+    const char *what;
+    emu_site site;
+} emu_tl_event;
+/* Ends a lifetime or race report with a small picture per CTA: its phases, its exit, the events. */
+void emu_report_timeline(emu_launch *L, const emu_tl_event *ev, int nev);
 void emu_report_end(void);
 bool emu_report_pending(void);
 dsm_error_t emu_report_error(void);
@@ -272,5 +297,7 @@ int emu_kernel_non_portable(const struct dsm_emu_kernel *k);
 dsm_error_t emu_take_pending_error(void);
 /* Whether [p, p+n) lies in one dsm_malloc allocation. */
 bool emu_is_device(const void *p, size_t n);
+/* The dsm_malloc buffer nearest below p: its index, start and size; false when there is none. */
+bool emu_global_nearest(const void *p, size_t *index, const unsigned char **start, size_t *bytes);
 
 #endif

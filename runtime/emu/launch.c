@@ -254,6 +254,9 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
     }
     L.stacks = pool;
     emu_cur = &L;
+    /* plain accesses to the static shared section are device accesses (plain_access.c) */
+    emu_section_lo = (uintptr_t)L.section;
+    emu_section_len = L.section ? static_bytes : 0;
 
     unsigned char *initial = NULL, *first = NULL, *now = NULL;
     size_t total = 0;
@@ -288,6 +291,8 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
         fiber_stacks_discard(&pool);
     emu_fault_restore();
     emu_cur = NULL;
+    emu_section_lo = 0;
+    emu_section_len = 0;
     if (err && pending_error == dsmSuccess)
         pending_error = err;
     return dsmSuccess;

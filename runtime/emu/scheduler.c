@@ -55,6 +55,8 @@ void emu_activate_cta(emu_launch *L, emu_cta *c)
 static void to_scheduler(emu_thread *t)
 {
     emu_launch *L = emu_cur;
+    if (!emu_race_settle(L))
+        emu_abort_launch();
     fiber_switch(&t->ctx, &L->sched_ctx);
     /* resumed: the scheduler made us current again */
 }
@@ -345,6 +347,8 @@ dsm_error_t emu_run_cluster(emu_launch *L)
         emu_self_thread = NULL;
         L->running = NULL;
     }
+    if (!emu_race_settle(L))
+        return emu_report_error();
     if (cl->live_threads > 0) {
         if (!emu_mbarriers_check_stuck(L))
             report_deadlock(L);

@@ -145,16 +145,18 @@ static void test_races_remote_read_after_the_writers_barrier_passes(void **state
     dsm_free(out);
 }
 
-static void test_races_plain_pointer_race_shows_as_schedule_dependent_results(void **state)
+static void test_races_plain_pointer_swap_without_barrier_is_a_race_naming_both_lines(void **state)
 {
     (void)state;
     EMULATOR_ONLY();
     uint32_t *out = dev_zeroed(2 * 4);
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
-    launch_reported(&cfg, DSM_KERNEL(swap_without_barrier), args, DSM_REPORT_SCHEDULE_DEPENDENT,
+    launch_reported(&cfg, DSM_KERNEL(swap_without_barrier), args, DSM_REPORT_RACE_READ_WRITE,
                     dsmErrorRaceDetected);
-    report_mentions("depend on the schedule");
+    report_mentions("races.cu:108");  /* the plain store through the mapped pointer */
+    report_mentions("races.cu:112");  /* the owner's plain read it races with */
+    report_mentions("timeline");
     dsm_free(out);
 }
 
@@ -203,7 +205,8 @@ static void test_races_relaxed_arrive_publishes_nothing(void **state)
     uint32_t *out = dev_zeroed(2 * 4);
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
-    launch_reported(&cfg, DSM_KERNEL(publish_relaxed), args, DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected);
+    launch_reported(&cfg, DSM_KERNEL(publish_relaxed), args, DSM_REPORT_UNPUBLISHED_READ, dsmErrorRaceDetected);
+    report_mentions("relaxed");
     dsm_free(out);
 }
 
@@ -255,7 +258,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_races_each_cta_writing_its_own_remote_word_passes),
     cmocka_unit_test(test_races_remote_write_and_read_in_one_phase_is_a_read_write_race),
     cmocka_unit_test(test_races_remote_read_after_the_writers_barrier_passes),
-    cmocka_unit_test(test_races_plain_pointer_race_shows_as_schedule_dependent_results),
+    cmocka_unit_test(test_races_plain_pointer_swap_without_barrier_is_a_race_naming_both_lines),
     cmocka_unit_test(test_races_plain_pointer_swap_with_a_barrier_passes),
     cmocka_unit_test(test_races_reading_unwritten_shared_memory_is_reported),
     cmocka_unit_test(test_races_reading_written_shared_memory_passes),
