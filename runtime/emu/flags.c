@@ -28,6 +28,7 @@ static emu_sync_loc *sync_loc(emu_launch *L, const flag_loc *f)
     s->cta = f->cta;
     s->off = f->off;
     s->ptr = f->ptr;
+    s->tvc.cta = f->cta;
     return s;
 }
 

@@ -64,6 +64,7 @@ static emu_mbarrier *local_bar(emu_thread *t, uint64_t *bar, bool must_exist)
         memset(m, 0, sizeof *m);
         m->cta = c->rank;
         m->offset = (uint32_t)off;
+        m->tvc.cta = (int32_t)c->rank;
     }
     return m;
 }

@@ -74,8 +74,9 @@ void emu_release_to(emu_thread *t, uint32_t *vc, emu_tclock *tc)
     emu_cta *c = t->cta;
     int32_t rank = (int32_t)c->rank;
     if (tc) {
-        /* a clock of another CTA (mbarrier arrivals from peers) keeps its CTA's knowledge */
-        if (!tc->e || (tc->cta == rank && tc->gen < t->bar_gen))
+        /* only the threads of the CTA the clock belongs to (an mbarrier's, a
+         * shared flag's; a global flag's: the first to release) take part */
+        if (tc->cta < 0 || (tc->cta == rank && (!tc->e || tc->gen < t->bar_gen)))
             tclock_reset(tc, rank, t->bar_gen, c->nthreads);
         if (tclock_valid(tc, rank, t->bar_gen)) {
             if (tclock_valid(&t->known, rank, t->bar_gen))
