@@ -166,6 +166,7 @@ static void cta_exited(emu_launch *L, emu_cta *c, emu_thread *last)
     c->exited = true;
     c->exit_site = last->site;
     c->exit_phase = L->cluster.phase;
+    emu_async_complete_for_cta(L, c->rank);
     emu_race_check_exit(L, c);
     if (L->section_owner == c)
         L->section_owner = NULL;

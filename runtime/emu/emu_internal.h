@@ -35,8 +35,10 @@ typedef struct emu_schedule {
 
 struct emu_cta;
 
-/* An access kind beyond enum dsm_emu_access: a strong (acquire/relaxed) load. */
+/* Access kinds beyond enum dsm_emu_access: a strong (acquire/relaxed) load, and
+ * the write of a bulk copy or st.async (the async proxy). */
 #define DSM_EMU_ATOM_LD 3
+#define DSM_EMU_ASYNC_ST 4
 
 /* What threads of one CTA know of each other's releases between two CTA-wide
  * synchronisations (mbarrier waits and flags order threads of one CTA):
@@ -93,6 +95,13 @@ typedef struct emu_thread {
     size_t poll_off;
     const uint32_t *poll_ptr;
     uint32_t poll_value;
+    uint16_t proxy_fences;      /* fence.proxy.async executed */
+    bool fenced;                /* a fence.acq_rel since its last release: a relaxed store or arrive releases */
+    int32_t relaxed_loc;        /* the flag its last relaxed load read (a fence after it acquires), or -1 */
+    /* its last mbarrier wait that succeeded (reports of a wrong parity) */
+    emu_site wait_site;
+    uint32_t wait_parity, wait_phase;
+    bool wait_immediate;        /* it passed on the first try */
 } emu_thread;
 
 typedef struct emu_cta {
@@ -134,6 +143,20 @@ typedef struct emu_mbarrier {
     emu_site init_site;
 } emu_mbarrier;
 
+/* A bulk copy or st.async in flight (async_proxy.c). */
+typedef struct emu_async_op {
+    uint32_t issuer_cta, issuer_tid;
+    uint32_t dst_cta;
+    size_t dst_off;
+    int32_t src_cta;            /* -1: st.async, the value is in val */
+    size_t src_off;
+    unsigned char val[16];
+    uint32_t bytes, mbar;
+    uint32_t vc[16];            /* the issuer's clocks at the issue: what the completion releases */
+    emu_site site;
+    bool bytes_done;
+} emu_async_op;
+
 typedef struct emu_cluster {
     dsm_dim3 id;                /* %clusterid */
     emu_cta ctas[EMU_MAX_CLUSTER];
@@ -147,6 +170,8 @@ typedef struct emu_cluster {
     uint32_t nmbars, cap_mbars;
     emu_sync_loc *locs;         /* flags used with release/acquire */
     uint32_t nlocs, cap_locs;
+    emu_async_op *ops;          /* bulk copies and st.async in flight */
+    uint32_t nops, cap_ops;
 } emu_cluster;
 
 typedef struct emu_launch {
@@ -182,6 +207,8 @@ void emu_wake(emu_thread *t);
 void emu_yield(emu_thread *t);
 void emu_activate_cta(emu_launch *L, emu_cta *c);
 emu_thread *emu_me(const char *file, int line);
+/* One report line per CTA: its threads grouped by state and line. */
+void emu_report_cta_states(emu_launch *L);
 
 /* ---- arena.c: every shared window and dsm_malloc buffer lies in [emu_arena_lo, +emu_arena_len) ---- */
 extern uintptr_t emu_arena_lo;
@@ -212,6 +239,10 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
 void emu_race_check_exit(emu_launch *L, emu_cta *c);
 /* Settles the write-write conflicts of the last store (same value: harmless); false after a report. */
 bool emu_race_settle(emu_launch *L);
+/* The first word of [off, off+bytes) of c last written by a generic store of one of c's threads
+ * that did no fence.proxy.async since: false when there is none. */
+bool emu_race_unfenced_write(emu_launch *L, emu_cta *c, size_t off, uint32_t bytes, uint32_t *tid,
+                             emu_site *site, size_t *word_off);
 /* Release by thread t to a sync object (CTA clocks vc, thread clocks tc of t's CTA); acquire from one. */
 void emu_release_to(emu_thread *t, uint32_t *vc, emu_tclock *tc);
 void emu_acquire_from(emu_thread *t, const uint32_t *vc, const emu_tclock *tc);
@@ -234,6 +265,20 @@ bool emu_race_written_by_peer(const emu_cta *c, size_t w);
 extern uintptr_t emu_section_lo;
 extern size_t emu_section_len;
 
+/* ---- async_proxy.c ---- */
+struct emu_mbarrier;
+/* A bulk copy (source sc/soff) or st.async (val) issued by t; it completes later, on m. */
+void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu_cta *sc, size_t soff,
+                     const void *val, uint32_t bytes, struct emu_mbarrier *m);
+void emu_async_complete_for_mbarrier(emu_launch *L, uint32_t mbar);
+/* Completes every operation in flight; whether there was one. */
+bool emu_async_complete_all(emu_launch *L);
+/* Before CTA `cta` exits: completes what reads from it; one writing into it is a lifetime hazard. */
+void emu_async_complete_for_cta(emu_launch *L, uint32_t cta);
+/* A write to the source of a copy in flight is reported. */
+void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
+                           emu_site site);
+
 /* ---- flags.c ---- */
 bool emu_flag_unchanged(emu_launch *L, const emu_thread *t);
 
@@ -245,6 +290,8 @@ void emu_report_poison(emu_thread *t, emu_cta *owner, size_t off);
 void emu_thread_exited(emu_launch *L, emu_thread *t);
 
 /* ---- mbarrier.c ---- */
+/* `bytes` of transactions land on m; the completion releases the issuer's clocks vc. */
+void emu_mbarrier_complete_tx(emu_launch *L, emu_mbarrier *m, uint32_t bytes, const uint32_t *vc);
 void emu_mbarriers_check_end(emu_launch *L);
 /* Before a deadlock report: a waited-on mbarrier whose byte count cannot reach zero. */
 bool emu_mbarriers_check_stuck(emu_launch *L);

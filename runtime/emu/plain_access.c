@@ -60,6 +60,7 @@ static void shared_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t o
     }
     if (owner != t->cta)
         emu_check_cta_started(L, t, owner, site);
+    emu_async_check_plain(L, t, owner, off, n, write, site);
     if (!emu_race_access(L, t, owner, off, n, write ? DSM_EMU_ST : DSM_EMU_LD, site))
         emu_abort_launch();
     if (write)

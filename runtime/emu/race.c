@@ -4,7 +4,12 @@
 
 #include "emu_internal.h"
 
-enum { ACC_VALID = 1, ACC_ATOMIC = 2, ACC_RMW = 4 /* a store to the word its thread had just loaded */ };
+enum {
+    ACC_VALID = 1,
+    ACC_ATOMIC = 2,
+    ACC_RMW = 4,   /* a store to the word its thread had just loaded */
+    ACC_ASYNC = 8, /* the write of a bulk copy or st.async */
+};
 
 /* The last access of one kind to one word. */
 typedef struct emu_access {
@@ -15,6 +20,7 @@ typedef struct emu_access {
     uint16_t tid;
     uint8_t cta, flags;
     uint8_t mask;     /* which bytes of the word */
+    uint16_t pfence;  /* the accessing thread's fence.proxy.async count */
     emu_site site;
 } emu_access;
 
@@ -154,7 +160,7 @@ void emu_shadow_free(emu_cta *c)
 
 static const char *access_word(int kind)
 {
-    return kind == DSM_EMU_LD ? "read" : kind == DSM_EMU_ST ? "write" : "atomic";
+    return kind == DSM_EMU_LD ? "read" : kind == DSM_EMU_ST ? "write" : kind == DSM_EMU_ASYNC_ST ? "bulk-copy write" : "atomic";
 }
 
 static void race_timeline(emu_launch *L, emu_thread *t, const emu_access *prior, bool prior_is_write, int kind,
@@ -167,10 +173,66 @@ static void race_timeline(emu_launch *L, emu_thread *t, const emu_access *prior,
     emu_report_timeline(L, ev, 2);
 }
 
+/* The async proxy's two races: a copy into memory a reader may still be
+ * reading (a ring slot reused too early), and a read before the copy landed. */
+static bool report_async_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, int kind,
+                              const emu_access *prior, bool prior_is_write, emu_site site)
+{
+    if (kind == DSM_EMU_ASYNC_ST && !prior_is_write) {
+        if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,
+                             "a bulk copy overwrites rank %u's shared memory while rank %u thread %u may still be "
+                             "reading it", owner->rank, prior->cta, prior->tid)) {
+            emu_report_who(L, t);
+            emu_report_site("where", site);
+            emu_report_line("memory", "rank %u's shared memory, offset 0x%zx (a ring slot?)", owner->rank, off);
+            emu_report_line("reader", "rank %u thread %u read it here, and nothing it did since tells this "
+                                      "thread it is done:", prior->cta, prior->tid);
+            emu_report_site("", prior->site);
+            emu_report_line("on GPU", "no error: the reader sometimes sees the next chunk's bytes in place of the "
+                                      "one it was reading");
+            emu_report_line("fix", "reuse a slot only after its reader released it: the reader arrives on an "
+                                   "\"empty\" mbarrier of the producer (dsm_mbarrier_arrive_remote) when done, the "
+                                   "producer waits on it (right parity) before the next copy into that slot");
+            race_timeline(L, t, prior, false, DSM_EMU_ST, site);
+            emu_report_end();
+        }
+        return true;
+    }
+    if (kind == DSM_EMU_LD && prior_is_write && (prior->flags & ACC_ASYNC)) {
+        if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,
+                             "read of rank %u's shared memory before the bulk copy into it completed", owner->rank)) {
+            emu_report_who(L, t);
+            emu_report_site("where", site);
+            emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", owner->rank, off);
+            emu_report_line("copy", "issued by rank %u thread %u; it completes on an mbarrier this thread has not "
+                                    "waited for (in the right phase):", prior->cta, prior->tid);
+            emu_report_site("", prior->site);
+            if (t->wait_site.file) {
+                char w[256];
+                emu_report_line("last wait", "%s, parity %u: %s", emu_site_short(t->wait_site, w, sizeof w),
+                                t->wait_parity,
+                                t->wait_immediate ? "it returned at once, the phase of that parity had completed "
+                                                    "already (a wrong parity waits for an old phase)"
+                                                  : "it completed, but not with this copy's bytes");
+            }
+            emu_report_line("on GPU", "no error: the read returns old bytes or a mix of old and new");
+            emu_report_line("fix", "arm the mbarrier with dsm_mbarrier_arrive_expect_tx(bar, bytes) for every copy, "
+                                   "then wait for its phase: parity (round & 1) for the round-th use of the "
+                                   "barrier, before reading");
+            race_timeline(L, t, prior, true, kind, site);
+            emu_report_end();
+        }
+        return true;
+    }
+    return false;
+}
+
 static void report_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, int kind,
                         const emu_access *prior, bool prior_is_write, emu_site site)
 {
     bool ww = prior_is_write && kind != DSM_EMU_LD;
+    if (report_async_race(L, t, owner, off, kind, prior, prior_is_write, site))
+        return;
     /* A read of a peer's write that a cluster barrier would have ordered had the writer released it. */
     bool unpublished = prior_is_write && kind == DSM_EMU_LD && prior->cta != t->cta->rank && t->waits > prior->waits;
     dsm_report_kind rk = unpublished ? DSM_REPORT_UNPUBLISHED_READ
@@ -245,6 +307,26 @@ typedef struct ww_pending {
 } ww_pending;
 static ww_pending pending[64];
 
+bool emu_race_unfenced_write(emu_launch *L, emu_cta *c, size_t off, uint32_t bytes, uint32_t *tid,
+                             emu_site *site, size_t *word_off)
+{
+    (void)L;
+    if (!c->shadow)
+        return false;
+    for (size_t w = off / 4; w < (off + bytes + 3) / 4; w++) {
+        const emu_access *a = &c->shadow[w].w;
+        if (!(a->flags & ACC_VALID) || (a->flags & ACC_ASYNC) || a->cta != c->rank)
+            continue;
+        if (c->threads[a->tid].proxy_fences == a->pfence) {
+            *tid = a->tid;
+            *site = a->site;
+            *word_off = w * 4;
+            return true;
+        }
+    }
+    return false;
+}
+
 bool emu_race_settle(emu_launch *L)
 {
     for (int i = 0; i < npending; i++) {
@@ -273,10 +355,14 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
             return true;
     }
     bool atomic = kind == DSM_EMU_ATOM || kind == DSM_EMU_ATOM_LD;
+    bool async = kind == DSM_EMU_ASYNC_ST;
     emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, t->epoch, t->waits, (uint16_t)t->tid,
-                      (uint8_t)t->cta->rank, (uint8_t)(ACC_VALID | (atomic ? ACC_ATOMIC : 0)), 0xF, site};
+                      (uint8_t)t->cta->rank, (uint8_t)(ACC_VALID | (atomic ? ACC_ATOMIC : 0) | (async ? ACC_ASYNC : 0)),
+                      0xF, t->proxy_fences, site};
     if (kind == DSM_EMU_ATOM_LD)
         kind = DSM_EMU_LD;
+    if (async)
+        kind = DSM_EMU_ST;
     for (size_t w = off / 4; w < (off + bytes + 3) / 4; w++) {
         emu_shadow *s = &owner->shadow[w];
         /* the bytes of this word the access touches (1- and 2-byte accesses share words) */
@@ -284,7 +370,8 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
         now.mask = (uint8_t)(((1u << (hi - lo)) - 1u) << (lo - w * 4));
         if ((s->w.flags & ACC_VALID) && (s->w.mask & now.mask) && !(atomic && (s->w.flags & ACC_ATOMIC)) &&
             !ordered(&s->w, t)) {
-            if (kind == DSM_EMU_ST && npending < (int)(sizeof pending / sizeof pending[0])) {
+            if (kind == DSM_EMU_ST && !async && !(s->w.flags & ACC_ASYNC) &&
+                npending < (int)(sizeof pending / sizeof pending[0])) {
                 ww_pending *p = &pending[npending++];
                 p->owner = owner;
                 p->word = w;
@@ -300,7 +387,7 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
         }
         if (kind != DSM_EMU_LD && (s->r.flags & ACC_VALID) && (s->r.mask & now.mask) &&
             !(atomic && (s->r.flags & ACC_ATOMIC)) && !ordered(&s->r, t)) {
-            report_race(L, t, owner, w * 4, kind, &s->r, false, site);
+            report_race(L, t, owner, w * 4, async ? DSM_EMU_ASYNC_ST : kind, &s->r, false, site);
             return false;
         }
         if (kind == DSM_EMU_LD) {

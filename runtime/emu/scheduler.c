@@ -157,7 +157,7 @@ static const char *state_name(emu_thread_state s)
 }
 
 /* One line per CTA, grouping threads by state and source line. */
-static void report_cta_states(emu_launch *L)
+void emu_report_cta_states(emu_launch *L)
 {
     for (uint32_t r = 0; r < L->cluster.ncta; r++) {
         emu_cta *c = &L->cluster.ctas[r];
@@ -237,7 +237,7 @@ static void report_deadlock(emu_launch *L)
         return;
     emu_report_line("cluster", "(%u,%u,%u), barrier phase %u, %u live threads", L->cluster.id.x, L->cluster.id.y,
                     L->cluster.id.z, L->cluster.phase, L->cluster.live_threads);
-    report_cta_states(L);
+    emu_report_cta_states(L);
     emu_report_line("on GPU", "the kernel hangs (no error is returned; the process never finishes)");
     if (spin)
         emu_report_line("fix", "the thread that should set the flag never does, or waits itself (on a barrier or "
@@ -275,6 +275,7 @@ static void setup_cta(emu_launch *L, emu_cta *c, uint32_t rank, dsm_dim3 ctaid)
         t->last_read_cta = -1;
         t->epoch = 1;
         t->poll_cta = -1;
+        t->relaxed_loc = -1;
         t->view.thread_idx.x = i % cfg->block.x;
         t->view.thread_idx.y = (i / cfg->block.x) % cfg->block.y;
         t->view.thread_idx.z = i / (cfg->block.x * cfg->block.y);
@@ -308,6 +309,9 @@ void emu_cluster_free(emu_launch *L)
         emu_tclock_free(&cl->locs[i].tvc);
     free(cl->locs);
     cl->locs = NULL;
+    free(cl->ops);
+    cl->ops = NULL;
+    cl->nops = cl->cap_ops = 0;
     cl->nlocs = cl->cap_locs = 0;
     cl->nmbars = cl->cap_mbars = 0;
     cl->ncta = 0;
@@ -333,7 +337,8 @@ dsm_error_t emu_run_cluster(emu_launch *L)
     uint32_t last = L->sched.kind == EMU_SCHED_INTERLEAVE ? cl->ncta - 1 : 0;
     for (;;) {
         emu_thread *t = pick(L, &last);
-        if (!t && wake_spinners(L))
+        /* nothing can run: copies in flight land, pollers whose flag changed wake */
+        if (!t && (emu_async_complete_all(L) || wake_spinners(L)))
             t = pick(L, &last);
         if (!t)
             break;
