@@ -102,6 +102,7 @@ typedef struct emu_thread {
     emu_site wait_site;
     uint32_t wait_parity, wait_phase;
     bool wait_immediate;        /* it passed on the first try */
+    void *last_plain_pc;        /* its last checked plain access (a timeout names it) */
 } emu_thread;
 
 typedef struct emu_cta {
@@ -192,6 +193,8 @@ typedef struct emu_launch {
     volatile int aborting;
     uint64_t switches;
     uint64_t progress;          /* device-API calls and writes so far: a poll with no progress since is idle */
+    volatile int timeout_pending; /* the watchdog fired while the scheduler ran */
+    emu_thread *last_thread;    /* the thread that ran last */
 } emu_launch;
 
 /* The launch being run (NULL outside dsm_launch). */
@@ -305,6 +308,8 @@ void emu_report_line(const char *label, const char *fmt, ...) __attribute__((for
 void emu_report_who(emu_launch *L, emu_thread *t);
 void emu_report_site(const char *label, emu_site site);
 void emu_report_pc(const char *label, void *pc);
+/* Whether a code address lies in the emulator's own sources (runtime/emu/). */
+bool emu_pc_in_emulator(void *pc);
 /* "file.cu:12" for a site (a plain access's through addr2line). */
 const char *emu_site_short(emu_site site, char *buf, size_t n);
 /* One event of a report's timeline: what a thread of CTA `cta` did in cluster-barrier interval `interval`. */
@@ -330,6 +335,8 @@ void emu_fault_install(void);
 void emu_fault_restore(void);
 /* Makes the report for a fault or timeout caught by the signal handlers. */
 void emu_fault_report(emu_launch *L, int why);
+/* The watchdog fired while the scheduler ran: the timeout report for the thread that ran last. */
+void emu_timeout_report(emu_launch *L);
 void emu_watchdog_start(unsigned seconds);
 void emu_watchdog_stop(void);
 

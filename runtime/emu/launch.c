@@ -200,16 +200,10 @@ static dsm_error_t check_poison(const unsigned char *before)
                          "a result holds the shared-memory poison 0x%08X: shared memory was read before anyone "
                          "wrote it", EMU_POISON_WORD)) {
         emu_report_line("where", "%s", msg);
-        if (emu_cur) {
-            char b[96];
-            emu_report_line("kernel", "%s (%s)", emu_cur->kernel->name, emu_cur->kernel->file);
-            emu_report_line("schedule", "%s", emu_schedule_name(&emu_cur->sched, b, sizeof b));
-        }
         emu_report_line("on GPU", "no error: garbage values in the result");
         emu_report_line("fix", "write shared memory before reading it; a peer's memory may be read only after "
                                "the owner wrote it and both passed a cluster barrier");
-        fputs(dsm_emu_last_report()->text, stderr);
-        fputs("\n", stderr);
+        emu_report_end(); /* names the schedule; prints unless dsm_emu_set_verbose(0) */
     }
     return dsmErrorUninitializedRead;
 }

@@ -124,6 +124,7 @@ static __attribute__((noinline)) void plain_access(void *a, unsigned n, int writ
     emu_site site = {NULL, 0, (char *)ret - 1};
     if (!emu_race_settle(L))
         emu_abort_launch();
+    t->last_plain_pc = site.pc;
     if (write)
         L->progress++;
     emu_cta *c;

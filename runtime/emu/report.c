@@ -195,6 +195,15 @@ static bool resolve_pc(void *pc, char *file, size_t n, int *line)
     return ok;
 }
 
+bool emu_pc_in_emulator(void *pc)
+{
+    char file[512];
+    int line = 0;
+    if (!resolve_pc(pc, file, sizeof file, &line))
+        return true; /* no line: not the kernel's code (built with -g) */
+    return strstr(file, "runtime/emu/") != NULL;
+}
+
 void emu_report_pc(const char *label, void *pc)
 {
     char file[512];

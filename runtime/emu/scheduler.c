@@ -342,7 +342,13 @@ dsm_error_t emu_run_cluster(emu_launch *L)
             t = pick(L, &last);
         if (!t)
             break;
+        if (L->timeout_pending) {
+            emu_watchdog_stop();
+            emu_timeout_report(L);
+            return emu_report_error();
+        }
         emu_activate_cta(L, t->cta);
+        L->last_thread = t;
         t->state = EMU_RUNNABLE;
         L->running = t;
         emu_self_thread = t;
