@@ -122,6 +122,9 @@ static void fault_lifetime(emu_launch *L, emu_thread *t, emu_cta *owner)
     emu_report_line("fix", "keep rank %u alive: every CTA must reach a cluster barrier (dsm_cluster_sync) after "
                            "the last remote access and before it exits",
                     owner->rank);
+    emu_site here = {NULL, 0, fault.pc};
+    emu_tl_event ev = {(int32_t)t->cta->rank, t->waits, t->tid, "this access", here};
+    emu_report_timeline(L, &ev, 1);
     emu_report_end();
 }
 

@@ -435,6 +435,8 @@ void emu_race_check_exit(emu_launch *L, emu_cta *c)
             emu_report_line("fix", "keep every CTA alive until its peers are done with its memory: all CTAs "
                                    "reach a cluster barrier (dsm_cluster_sync) after the last remote access and "
                                    "before they exit");
+            emu_tl_event ev = {a->cta, a->waits, a->tid, k ? "its write" : "its read", a->site};
+            emu_report_timeline(L, &ev, 1);
             emu_report_end();
             return;
         }

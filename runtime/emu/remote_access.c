@@ -126,6 +126,8 @@ void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char 
                               "sometimes: it depends on which CTA finishes first");
     emu_report_line("fix", "keep rank %u alive: every CTA must reach a cluster barrier (dsm_cluster_sync) after "
                            "the last remote access and before it exits", owner->rank);
+    emu_tl_event ev = {(int32_t)t->cta->rank, t->waits, t->tid, "this access", t->site};
+    emu_report_timeline(L, &ev, 1);
     emu_report_end();
 }
 
