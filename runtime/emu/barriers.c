@@ -176,7 +176,7 @@ void emu_thread_exited(emu_launch *L, emu_thread *t)
 {
     emu_cta *c = t->cta;
     emu_cluster *cl = &L->cluster;
-    if (!emu_race_settle(L))
+    if (emu_ww_pending && !emu_race_settle(L))
         emu_abort_launch();
     t->state = EMU_EXITED;
     L->progress++;

@@ -242,6 +242,7 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
 void emu_race_check_exit(emu_launch *L, emu_cta *c);
 /* Settles the write-write conflicts of the last store (same value: harmless); false after a report. */
 bool emu_race_settle(emu_launch *L);
+extern int emu_ww_pending; /* conflicts waiting for emu_race_settle */
 /* The first word of [off, off+bytes) of c last written by a generic store of one of c's threads
  * that did no fence.proxy.async since: false when there is none. */
 bool emu_race_unfenced_write(emu_launch *L, emu_cta *c, size_t off, uint32_t bytes, uint32_t *tid,

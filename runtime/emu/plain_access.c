@@ -122,7 +122,7 @@ static __attribute__((noinline)) void plain_access(void *a, unsigned n, int writ
     if (!t || !L || L->aborting)
         return;
     emu_site site = {NULL, 0, (char *)ret - 1};
-    if (!emu_race_settle(L))
+    if (emu_ww_pending && !emu_race_settle(L))
         emu_abort_launch();
     t->last_plain_pc = site.pc;
     if (write)

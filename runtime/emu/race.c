@@ -149,11 +149,11 @@ bool emu_race_written_by_peer(const emu_cta *c, size_t w)
     return c->shadow && (c->shadow[w].w.flags & ACC_VALID) && c->shadow[w].w.cta != c->rank;
 }
 
-static int npending;
+int emu_ww_pending;
 
 void emu_shadow_free(emu_cta *c)
 {
-    npending = 0;
+    emu_ww_pending = 0;
     free(c->shadow);
     c->shadow = NULL;
 }
@@ -329,24 +329,24 @@ bool emu_race_unfenced_write(emu_launch *L, emu_cta *c, size_t off, uint32_t byt
 
 bool emu_race_settle(emu_launch *L)
 {
-    for (int i = 0; i < npending; i++) {
+    for (int i = 0; i < emu_ww_pending; i++) {
         ww_pending *p = &pending[i];
         uint32_t now;
         memcpy(&now, emu_smem_ptr(L, p->owner, 4 * p->word), 4);
         if (now != p->before && !p->owner->exited) {
-            npending = 0;
+            emu_ww_pending = 0;
             report_race(L, p->t, p->owner, 4 * p->word, p->kind, &p->prior, true, p->site);
             return false;
         }
     }
-    npending = 0;
+    emu_ww_pending = 0;
     return true;
 }
 
 bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes, int kind,
                      emu_site site)
 {
-    if (npending && !emu_race_settle(L))
+    if (emu_ww_pending && !emu_race_settle(L))
         return false;
     if (!owner->shadow) {
         size_t words = (L->window_bytes + 3) / 4;
@@ -371,8 +371,8 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
         if ((s->w.flags & ACC_VALID) && (s->w.mask & now.mask) && !(atomic && (s->w.flags & ACC_ATOMIC)) &&
             !ordered(&s->w, t)) {
             if (kind == DSM_EMU_ST && !async && !(s->w.flags & ACC_ASYNC) &&
-                npending < (int)(sizeof pending / sizeof pending[0])) {
-                ww_pending *p = &pending[npending++];
+                emu_ww_pending < (int)(sizeof pending / sizeof pending[0])) {
+                ww_pending *p = &pending[emu_ww_pending++];
                 p->owner = owner;
                 p->word = w;
                 memcpy(&p->before, emu_smem_ptr(L, owner, 4 * w), 4);

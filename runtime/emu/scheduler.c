@@ -55,7 +55,7 @@ void emu_activate_cta(emu_launch *L, emu_cta *c)
 static void to_scheduler(emu_thread *t)
 {
     emu_launch *L = emu_cur;
-    if (!emu_race_settle(L))
+    if (emu_ww_pending && !emu_race_settle(L))
         emu_abort_launch();
     fiber_switch(&t->ctx, &L->sched_ctx);
     /* resumed: the scheduler made us current again */
@@ -358,7 +358,7 @@ dsm_error_t emu_run_cluster(emu_launch *L)
         emu_self_thread = NULL;
         L->running = NULL;
     }
-    if (!emu_race_settle(L))
+    if (emu_ww_pending && !emu_race_settle(L))
         return emu_report_error();
     if (cl->live_threads > 0) {
         if (!emu_mbarriers_check_stuck(L))
