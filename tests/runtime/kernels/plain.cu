@@ -1,4 +1,6 @@
 /* plain.cu: bugs made with plain loads and stores (through dsm_map_shared_rank pointers and array indexing) and their fixed twins: issue 8's classes 1, 2 and 4. */
+#include <string.h>
+
 #include "dsm.h"
 
 #define BINS_PER_CTA 16
@@ -134,3 +136,16 @@ __global__ void store_before_start(uint32_t *out, int early)
     dsm_cluster_sync();
 }
 DSM_KERNEL_ENTRY(store_before_start, uint32_t *, int)
+
+/* Copies shared memory nobody wrote to global memory with memcpy (a library
+ * call the emulator does not see): the poison reaches the results. */
+__global__ void copy_unwritten(uint32_t *out, int write_first)
+{
+    __shared__ uint32_t buf[32];
+    if (write_first)
+        buf[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        memcpy(out + blockIdx.x * 32, buf, sizeof buf);
+}
+DSM_KERNEL_ENTRY(copy_unwritten, uint32_t *, int)
