@@ -55,11 +55,26 @@ build/runtime-cuda/%.o: runtime/%.c $(RUNTIME_HEADERS)
 RT_TEST_SRCS := $(wildcard tests/runtime/test_*.c)
 RT_TESTS     := $(patsubst tests/runtime/%.c,build/runtime-tests/%,$(RT_TEST_SRCS))
 
-.PHONY: runtime-test runtime-bench
+.PHONY: runtime-test runtime-bench runtime-course-twins
 runtime-test: $(RT_TESTS)
 	@fail=0; for t in $(RT_TESTS); do \
 	  if $$t > $$t.log 2>&1; then echo "PASS $$t"; else echo "FAIL $$t (log: $$t.log)"; tail -n 30 $$t.log; fail=1; fi; \
-	done; exit $$fail
+	done; $(MAKE) --no-print-directory runtime-course-twins || fail=1; exit $$fail
+
+# The course's tests see plain accesses too: ch02.histogram's solution with its remote atomic replaced
+# by a plain p[bin]++ through a mapped pointer (issue 8's racy histogram) must fail, as a race.
+TWIN_HIST := build/twins-course/ch02/histogram.cu
+runtime-course-twins:
+	@$(MAKE) --no-print-directory -s runtime $(GRADER)
+	@mkdir -p $(dir $(TWIN_HIST)) build/test
+	@sed 's|dsm_red_add_shared_cluster_u32(addr, 1u);|(void)addr; ((uint32_t *)dsm_map_shared_rank(\&smem[offset], owner))[0]++;|' \
+	  solutions/ch02/histogram.cu > $(TWIN_HIST)
+	@grep -q 'dsm_map_shared_rank(&smem' $(TWIN_HIST) || { echo "runtime-course-twins: solutions/ch02/histogram.cu changed, update the sed"; exit 1; }
+	@$(GRADE_RUN) --exercise ch02.histogram --src build/twins-course --out build/test/twins-course --expect fail \
+	  > build/test/twins-course.log 2>&1 || { cat build/test/twins-course.log; exit 1; }
+	@grep -q 'read-modify-write' build/test/twins-course.log || { cat build/test/twins-course.log; \
+	  echo "runtime-course-twins: the racy histogram failed, but not as a read-modify-write race"; exit 1; }
+	@echo "PASS runtime-course-twins (ch02.histogram with a plain p[bin]++ fails as a race)"
 
 build/runtime-tests/%.o: tests/runtime/%.c $(RUNTIME_HEADERS) tests/runtime/runtime_test.h
 	@mkdir -p $(@D)
