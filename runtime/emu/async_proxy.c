@@ -43,7 +43,7 @@ static void check_dst_in_flight(emu_launch *L, emu_thread *t, emu_cta *dc, size_
     emu_cluster *cl = &L->cluster;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];
-        if (op->bytes_done || op->dst_cta != dc->rank || !overlaps(doff, bytes, op->dst_off, op->bytes))
+        if (op->done || op->dst_cta != dc->rank || !overlaps(doff, bytes, op->dst_off, op->bytes))
             continue;
         if (emu_report_begin(DSM_REPORT_RACE_WRITE_WRITE, dsmErrorRaceDetected,
                              "a bulk copy into rank %u's shared memory while an earlier copy into the same bytes "
@@ -106,18 +106,19 @@ static void complete(emu_launch *L, emu_async_op *op)
     emu_cta *dc = &cl->ctas[op->dst_cta];
     const unsigned char *from = op->src_cta >= 0 ? emu_smem_ptr(L, &cl->ctas[op->src_cta], op->src_off) : op->val;
     memmove(emu_smem_ptr(L, dc, op->dst_off), from, op->bytes);
-    op->bytes_done = true;
+    op->done = true;
     emu_mbarrier_complete_tx(L, &cl->mbars[op->mbar], op->bytes, op->vc);
 }
 
-/* Completes the live operations selected by `keep` (issue order); whether any completed. */
+/* Completes, in issue order, the operations in flight on mbarrier `mbar` (or any: -1) that read from or
+ * write into CTA `cta` (or any: -1); whether any completed. */
 static bool complete_where(emu_launch *L, int mbar, int cta)
 {
     emu_cluster *cl = &L->cluster;
     bool any = false;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];
-        if (op->bytes_done)
+        if (op->done)
             continue;
         if (mbar >= 0 && op->mbar != (uint32_t)mbar)
             continue;
@@ -145,7 +146,7 @@ static bool complete_where(emu_launch *L, int mbar, int cta)
     }
     /* drop the completed ones from the front */
     uint32_t k = 0;
-    while (k < cl->nops && cl->ops[k].bytes_done)
+    while (k < cl->nops && cl->ops[k].done)
         k++;
     if (k) {
         memmove(cl->ops, cl->ops + k, (cl->nops - k) * sizeof *cl->ops);
@@ -166,7 +167,7 @@ void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t 
         return;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];
-        if (op->bytes_done || op->src_cta != (int32_t)owner->rank ||
+        if (op->done || op->src_cta != (int32_t)owner->rank ||
             !overlaps(off, n, op->src_off, op->bytes))
             continue;
         if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,

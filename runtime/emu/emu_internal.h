@@ -155,7 +155,7 @@ typedef struct emu_async_op {
     uint32_t bytes, mbar;
     uint32_t vc[16];            /* the issuer's clocks at the issue: what the completion releases */
     emu_site site;
-    bool bytes_done;
+    bool done;                  /* landed (and its bytes completed on the mbarrier) */
 } emu_async_op;
 
 typedef struct emu_cluster {
