@@ -74,6 +74,12 @@ static void test_flags_release_acquire_hands_data_from_one_warp_to_another(void 
     run_handoff(0, DSM_REPORT_NONE, dsmSuccess);
 }
 
+static void test_flags_relaxed_flag_between_two_fences_hands_data_over_too(void **state)
+{
+    (void)state;
+    run_handoff(2, DSM_REPORT_NONE, dsmSuccess);
+}
+
 static void test_flags_relaxed_hand_off_between_warps_is_a_race(void **state)
 {
     (void)state;
@@ -87,6 +93,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_flags_relaxed_flag_store_is_a_race_on_the_mailbox),
     cmocka_unit_test(test_flags_waiting_for_a_value_nobody_writes_is_a_livelock_naming_the_poll),
     cmocka_unit_test(test_flags_release_acquire_hands_data_from_one_warp_to_another),
+    cmocka_unit_test(test_flags_relaxed_flag_between_two_fences_hands_data_over_too),
     cmocka_unit_test(test_flags_relaxed_hand_off_between_warps_is_a_race),
 };
 RUNTIME_TEST_MAIN(tests)

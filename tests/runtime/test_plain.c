@@ -76,14 +76,20 @@ static void test_plain_read_of_a_tile_closed_by_arrive_relaxed_is_unpublished(vo
     (void)state;
     EMULATOR_ONLY();
     run_simple(DSM_KERNEL(plain_publish), 4, 64, 2, 1, DSM_REPORT_UNPUBLISHED_READ, dsmErrorRaceDetected);
-    report_mentions("plain.cu:48"); /* the plain read through the mapped pointer */
-    report_mentions("plain.cu:41"); /* the write it did not see published */
+    report_mentions("plain.cu:51"); /* the plain read through the mapped pointer */
+    report_mentions("plain.cu:42"); /* the write it did not see published */
 }
 
 static void test_plain_read_of_a_tile_closed_by_arrive_release_passes(void **state)
 {
     (void)state;
     run_simple(DSM_KERNEL(plain_publish), 4, 64, 2, 0, DSM_REPORT_NONE, dsmSuccess);
+}
+
+static void test_plain_fence_then_arrive_relaxed_publishes_the_tile(void **state)
+{
+    (void)state;
+    run_simple(DSM_KERNEL(plain_publish), 4, 64, 2, 2, DSM_REPORT_NONE, dsmSuccess);
 }
 
 static void test_plain_writers_that_release_publish_even_if_the_owner_arrives_relaxed(void **state)
@@ -106,7 +112,7 @@ static void test_plain_uninitialised_read_is_reported_at_the_load_even_when_tran
     EMULATOR_ONLY();
     run_simple(DSM_KERNEL(uninitialised_transform), 1, 64, 1, 0, DSM_REPORT_UNINITIALIZED_READ,
                dsmErrorUninitializedRead);
-    report_mentions("plain.cu:87");
+    report_mentions("plain.cu:90");
 }
 
 static void test_plain_initialised_read_passes(void **state)
@@ -125,7 +131,7 @@ static void run_copy(int guard, dsm_report_kind kind)
         launch_clean(&cfg, DSM_KERNEL(global_copy), args);
     else {
         launch_reported(&cfg, DSM_KERNEL(global_copy), args, kind, dsmErrorIllegalAddress);
-        report_mentions("plain.cu:98");
+        report_mentions("plain.cu:101");
         report_mentions("byte 400 of device buffer");
     }
     dsm_free(in);
@@ -165,7 +171,7 @@ static void test_plain_store_into_a_peer_before_any_cluster_barrier_is_reported(
     EMULATOR_ONLY();
     run_simple(DSM_KERNEL(store_before_start), 4, 32, 4, 1, DSM_REPORT_LIFETIME, dsmErrorLaunchFailure);
     report_mentions("known to have started");
-    report_mentions("plain.cu:133");
+    report_mentions("plain.cu:136");
 }
 
 static void test_plain_store_into_a_peer_after_a_cluster_barrier_passes(void **state)
@@ -209,6 +215,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_plain_histogram_with_remote_atomics_passes),
     cmocka_unit_test(test_plain_read_of_a_tile_closed_by_arrive_relaxed_is_unpublished),
     cmocka_unit_test(test_plain_read_of_a_tile_closed_by_arrive_release_passes),
+    cmocka_unit_test(test_plain_fence_then_arrive_relaxed_publishes_the_tile),
     cmocka_unit_test(test_plain_writers_that_release_publish_even_if_the_owner_arrives_relaxed),
     cmocka_unit_test(test_plain_writers_that_arrive_relaxed_publish_nothing_even_if_the_owner_releases),
     cmocka_unit_test(test_plain_uninitialised_read_is_reported_at_the_load_even_when_transformed),

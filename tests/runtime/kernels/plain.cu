@@ -31,14 +31,17 @@ __global__ void plain_histogram(const uint32_t *in, int n, uint32_t *out, int at
 }
 DSM_KERNEL_ENTRY(plain_histogram, const uint32_t *, int, uint32_t *, int)
 
-/* Each CTA writes its own tile with plain stores, arrives (relaxed or release),
- * waits, and reads its neighbour's tile through a plain pointer. */
+/* Each CTA writes its own tile with plain stores, arrives (relaxed = 1: relaxed;
+ * 2: fence.acq_rel then relaxed, which releases; 0: release), waits, and reads
+ * its neighbour's tile through a plain pointer. */
 __global__ void plain_publish(uint32_t *out, int relaxed)
 {
     __shared__ uint32_t tile[64];
     uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank();
     dsm_cluster_sync(); /* every CTA started */
     tile[threadIdx.x] = rank * 100 + threadIdx.x;
+    if (relaxed == 2)
+        dsm_fence_acq_rel_cluster();
     if (relaxed)
         dsm_barrier_cluster_arrive_relaxed();
     else
