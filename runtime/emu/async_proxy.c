@@ -98,6 +98,7 @@ void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu
     op->site = t->site;
     /* what the issuer had done by now is what the completion releases */
     emu_release(t->cta, op->vc);
+    t->epoch++;
 }
 
 static void complete(emu_launch *L, emu_async_op *op)

@@ -85,7 +85,8 @@ typedef struct emu_thread {
     uint32_t spin_seen_phase;
     int32_t last_read_cta;      /* the word of its last device-API load: a store to the same */
     size_t last_read_word;      /* word next makes a read-modify-write */
-    uint32_t epoch;             /* its own release epoch (per-thread happens-before in its CTA) */
+    uint32_t epoch;             /* its own release epoch: +1 at every release it makes */
+    uint32_t syncs;             /* __syncthreads it completed */
     emu_tclock known;           /* the epochs of CTA mates it acquired */
     /* its last flag poll (flags.c): where, what it saw, and the cluster's progress then */
     const char *poll_site_file;

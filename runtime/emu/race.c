@@ -17,6 +17,7 @@ typedef struct emu_access {
     uint32_t gen;     /* the accessing thread's barrier generation */
     uint32_t tepoch;  /* the accessing thread's own release epoch */
     uint32_t waits;   /* the accessing thread's completed cluster waits */
+    uint32_t syncs;   /* the accessing thread's completed __syncthreads */
     uint16_t tid;
     uint8_t cta, flags;
     uint8_t mask;     /* which bytes of the word */
@@ -118,7 +119,14 @@ static bool ordered(const emu_access *p, const emu_thread *t)
         return p->gen == t->bar_gen && tclock_valid(&t->known, (int32_t)p->cta, t->bar_gen) &&
                t->known.e[p->tid] >= p->tepoch;
     }
-    return t->cta->vc[p->cta] >= p->epoch;
+    if (t->cta->vc[p->cta] < p->epoch)
+        return false;
+    /* Publication belongs to the thread that made the access: one that has
+     * released nothing since (no release arrive, mbarrier arrive, flag, copy)
+     * and passed no __syncthreads (after which a CTA mate may release for it)
+     * has published nothing, whatever its CTA mates released. */
+    const emu_thread *x = &emu_cur->cluster.ctas[p->cta].threads[p->tid];
+    return !(x->epoch == p->tepoch && x->syncs == p->syncs);
 }
 
 void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, emu_site site)
@@ -356,7 +364,7 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
     }
     bool atomic = kind == DSM_EMU_ATOM || kind == DSM_EMU_ATOM_LD;
     bool async = kind == DSM_EMU_ASYNC_ST;
-    emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, t->epoch, t->waits, (uint16_t)t->tid,
+    emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, t->epoch, t->waits, t->syncs, (uint16_t)t->tid,
                       (uint8_t)t->cta->rank, (uint8_t)(ACC_VALID | (atomic ? ACC_ATOMIC : 0) | (async ? ACC_ASYNC : 0)),
                       0xF, t->proxy_fences, site};
     if (kind == DSM_EMU_ATOM_LD)

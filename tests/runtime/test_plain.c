@@ -12,6 +12,7 @@ DSM_DECLARE_KERNEL(global_copy);
 DSM_DECLARE_KERNEL(read_after_exit);
 DSM_DECLARE_KERNEL(store_before_start);
 DSM_DECLARE_KERNEL(copy_unwritten);
+DSM_DECLARE_KERNEL(mixed_arrive);
 
 #define BINS_PER_CTA 16
 #define CLUSTER 4
@@ -104,6 +105,20 @@ static void test_plain_writers_that_arrive_relaxed_publish_nothing_even_if_the_o
     EMULATOR_ONLY();
     run_simple(DSM_KERNEL(inbox_publish), 4, 32, 4, 1, DSM_REPORT_UNPUBLISHED_READ, dsmErrorRaceDetected);
     report_mentions("relaxed");
+}
+
+static void test_plain_a_writer_that_arrives_relaxed_is_unpublished_though_its_cta_mates_release(void **state)
+{
+    (void)state;
+    EMULATOR_ONLY();
+    run_simple(DSM_KERNEL(mixed_arrive), 2, 32, 2, 1, DSM_REPORT_UNPUBLISHED_READ, dsmErrorRaceDetected);
+    report_mentions("rank 1 thread 0");
+}
+
+static void test_plain_a_writer_that_arrives_release_publishes_its_write(void **state)
+{
+    (void)state;
+    run_simple(DSM_KERNEL(mixed_arrive), 2, 32, 2, 0, DSM_REPORT_NONE, dsmSuccess);
 }
 
 static void test_plain_uninitialised_read_is_reported_at_the_load_even_when_transformed(void **state)
@@ -218,6 +233,8 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_plain_fence_then_arrive_relaxed_publishes_the_tile),
     cmocka_unit_test(test_plain_writers_that_release_publish_even_if_the_owner_arrives_relaxed),
     cmocka_unit_test(test_plain_writers_that_arrive_relaxed_publish_nothing_even_if_the_owner_releases),
+    cmocka_unit_test(test_plain_a_writer_that_arrives_relaxed_is_unpublished_though_its_cta_mates_release),
+    cmocka_unit_test(test_plain_a_writer_that_arrives_release_publishes_its_write),
     cmocka_unit_test(test_plain_uninitialised_read_is_reported_at_the_load_even_when_transformed),
     cmocka_unit_test(test_plain_initialised_read_passes),
     cmocka_unit_test(test_plain_read_past_the_end_of_a_device_buffer_is_reported),

@@ -152,3 +152,26 @@ __global__ void copy_unwritten(uint32_t *out, int write_first)
         memcpy(out + blockIdx.x * 32, buf, sizeof buf);
 }
 DSM_KERNEL_ENTRY(copy_unwritten, uint32_t *, int)
+
+/* Publication is per thread: rank 1's thread 0 writes a word of rank 0's inbox;
+ * the other threads of rank 1 arrive with .release. writer_relaxed = 1: the
+ * writer itself arrives .relaxed, so its write is unpublished although its CTA
+ * mates released; 0: it releases too. Rank 0 reads the word after the wait. */
+__global__ void mixed_arrive(uint32_t *out, int writer_relaxed)
+{
+    __shared__ uint32_t inbox[4];
+    uint32_t rank = dsm_cluster_ctarank();
+    dsm_cluster_sync();
+    bool writer = rank == 1 && threadIdx.x == 0;
+    if (writer)
+        ((uint32_t *)dsm_map_shared_rank(inbox, 0))[1] = 42;
+    if (writer && writer_relaxed)
+        dsm_barrier_cluster_arrive_relaxed();
+    else
+        dsm_barrier_cluster_arrive();
+    dsm_barrier_cluster_wait();
+    if (rank == 0 && threadIdx.x == 0)
+        out[0] = inbox[1];
+    dsm_cluster_sync();
+}
+DSM_KERNEL_ENTRY(mixed_arrive, uint32_t *, int)
