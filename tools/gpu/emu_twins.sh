@@ -54,6 +54,7 @@ run() {
 {
   echo "# emu_twins on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'the emulator'), $(date -u +%FT%TZ)"
   for c in histogram_plain histogram_atomic publish_relaxed publish_release inbox_writers_relaxed inbox_writers_release \
+           mixed_writer_relaxed mixed_writer_release \
            uninitialised initialised copy_unguarded copy_guarded read_after_exit read_with_final_barrier \
            store_before_start store_after_barrier warp_handoff_nowait warp_handoff_wait \
            ring_0 ring_1 ring_2 ring_3 ring_4 ring_5 pingpong_release pingpong_relaxed pingpong_wrong_value \

@@ -17,6 +17,7 @@ DSM_DECLARE_KERNEL(warp_handoff);
 DSM_DECLARE_KERNEL(bulk_ring);
 DSM_DECLARE_KERNEL(flag_ping_pong);
 DSM_DECLARE_KERNEL(flag_handoff);
+DSM_DECLARE_KERNEL(mixed_arrive);
 
 #define BINS_PER_CTA 16
 /* launches per case: 20 on a GPU (races show only sometimes), TWINS_REPEATS to change */
@@ -140,6 +141,22 @@ static int simple(dsm_kernel_t k, unsigned grid, unsigned block, unsigned cluste
     return 0;
 }
 
+static int mixed(int writer_relaxed)
+{
+    uint32_t *out = dev(4), h;
+    void *args[] = {&out, &writer_relaxed};
+    int wrong = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(out, 0, 4);
+        if (launch(132, 32, 2, DSM_KERNEL(mixed_arrive), args) != dsmSuccess)
+            return 1;
+        dsm_memcpy_to_host(&h, out, 4);
+        wrong += h != 42;
+    }
+    printf("result: %d of %d runs read a stale inbox word\n", wrong, REPEATS);
+    return 0;
+}
+
 static int handoff(int wait)
 {
     uint32_t *out = dev(96 * 4), h[96];
@@ -223,6 +240,8 @@ int main(int argc, char **argv)
     if (!strcmp(c, "publish_release")) return tile_reads(DSM_KERNEL(plain_publish), 132, 64, 2, 0, "neighbour tile");
     if (!strcmp(c, "inbox_writers_relaxed")) return inbox(1);
     if (!strcmp(c, "inbox_writers_release")) return inbox(0);
+    if (!strcmp(c, "mixed_writer_relaxed")) return mixed(1);
+    if (!strcmp(c, "mixed_writer_release")) return mixed(0);
     if (!strcmp(c, "uninitialised")) return tile_reads(DSM_KERNEL(uninitialised_transform), 132, 64, 1, 0, "scratch");
     if (!strcmp(c, "initialised")) return tile_reads(DSM_KERNEL(uninitialised_transform), 132, 64, 1, 1, "scratch");
     if (!strcmp(c, "copy_unguarded")) return simple(DSM_KERNEL(global_copy), 1, 128, 1, 0);
