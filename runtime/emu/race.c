@@ -291,6 +291,10 @@ static void report_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off
                                "between the last read and the new write (__syncthreads within a CTA, a cluster "
                                "barrier or an mbarrier the reader arrives on across CTAs); the reader signals "
                                "when it is done, the writer waits for it");
+    else if (prior->cta == t->cta->rank)
+        emu_report_line("fix", "order the write before the read: __syncthreads between them (every thread of the "
+                               "block), or for a producer and its consumers an mbarrier the writer arrives on and "
+                               "the readers wait for");
     else
         emu_report_line("fix", "order the write before the read: the writer publishes it (a cluster barrier "
                                "arrive.release, an mbarrier arrive, or dsm_st_release_cluster_u32 on a flag) and "
