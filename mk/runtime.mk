@@ -10,7 +10,7 @@ WARN       := -Wall -Wextra
 EMU_CFLAGS := -std=c11 -g -O1 $(WARN) -D_GNU_SOURCE -Iruntime -Itests
 # Kernel units: every plain load and store calls the emulator (ThreadSanitizer's instrumentation,
 # its runtime not linked: runtime/emu/plain_access.c defines the entry points).
-EMU_KERNEL_CFLAGS := -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
+EMU_KERNEL_CFLAGS := -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1
 EMU_LIB    := build/libdsm_emu.a
 EMU_LDLIBS := $(EMU_LIB) -lcmocka -lm
 

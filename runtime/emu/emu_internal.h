@@ -89,8 +89,8 @@ typedef struct emu_thread {
     uint32_t syncs;             /* __syncthreads it completed */
     emu_tclock known;           /* the epochs of CTA mates it acquired */
     /* its last flag poll (flags.c): where, what it saw, and the cluster's progress then */
-    const char *poll_site_file;
-    int poll_site_line;
+    uintptr_t poll_key;         /* which poll: its API call's file and line, or a volatile load's pc */
+    emu_site poll_site;
     uint64_t poll_epoch;
     int32_t poll_cta;
     size_t poll_off;
@@ -286,6 +286,8 @@ void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t 
 
 /* ---- flags.c ---- */
 bool emu_flag_unchanged(emu_launch *L, const emu_thread *t);
+/* A volatile 32-bit load (a poll, like ld.relaxed) or store (a release after fence.acq_rel) at a. */
+void emu_flag_volatile(emu_thread *t, const void *a, int write, emu_site site);
 
 /* ---- remote_access.c ---- */
 void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what);

@@ -43,9 +43,17 @@ static _Noreturn void plain_lifetime(emu_launch *L, emu_thread *t, emu_cta *owne
     emu_abort_launch();
 }
 
-static void shared_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
+/* Access kinds of the hooks: plain, or volatile (ld.volatile / st.volatile are
+ * strong relaxed accesses in the PTX memory model: they do not race with each
+ * other, a volatile load is a poll and fences around them release and acquire). */
+enum { PLAIN_READ = 0, PLAIN_WRITE = 1, VOLATILE_READ = 2, VOLATILE_WRITE = 3 };
+
+static void shared_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int how,
                           emu_site site)
 {
+    int write = how & 1;
+    int kind = how == PLAIN_READ ? DSM_EMU_LD : how == PLAIN_WRITE ? DSM_EMU_ST
+             : how == VOLATILE_READ ? DSM_EMU_ATOM_LD : DSM_EMU_ATOM;
     char mem[256];
     if (owner->exited)
         plain_lifetime(L, t, owner, off, write, site);
@@ -61,7 +69,7 @@ static void shared_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t o
     if (owner != t->cta)
         emu_check_cta_started(L, t, owner, site);
     emu_async_check_plain(L, t, owner, off, n, write, site);
-    if (!emu_race_access(L, t, owner, off, n, write ? DSM_EMU_ST : DSM_EMU_LD, site))
+    if (!emu_race_access(L, t, owner, off, n, kind, site))
         emu_abort_launch();
     if (write)
         return;
@@ -115,8 +123,9 @@ static void global_access(emu_launch *L, emu_thread *t, const unsigned char *a, 
 }
 
 /* The slow path: `a` lies in the arena or in the static shared section. */
-static __attribute__((noinline)) void plain_access(void *a, unsigned n, int write, void *ret)
+static __attribute__((noinline)) void plain_access(void *a, unsigned n, int how, void *ret)
 {
+    int write = how & 1;
     emu_thread *t = emu_self_thread;
     emu_launch *L = emu_cur;
     if (!t || !L || L->aborting)
@@ -130,9 +139,11 @@ static __attribute__((noinline)) void plain_access(void *a, unsigned n, int writ
     emu_cta *c;
     size_t off;
     if (emu_decode_generic(L, a, &c, &off))
-        shared_access(L, t, c, off, n, write, site);
+        shared_access(L, t, c, off, n, how, site);
     else
         global_access(L, t, a, n, write, site);
+    if (how >= VOLATILE_READ && n == 4 && (uintptr_t)a % 4 == 0)
+        emu_flag_volatile(t, a, write, site);
 }
 
 static inline int device_address(const void *a)
@@ -153,8 +164,8 @@ static inline int device_address(const void *a)
     DSM__HOOK(__tsan_write##n, n, 1)                                      \
     DSM__HOOK(__tsan_unaligned_read##n, n, 0)                             \
     DSM__HOOK(__tsan_unaligned_write##n, n, 1)                            \
-    DSM__HOOK(__tsan_volatile_read##n, n, 0)                              \
-    DSM__HOOK(__tsan_volatile_write##n, n, 1)
+    DSM__HOOK(__tsan_volatile_read##n, n, VOLATILE_READ)                  \
+    DSM__HOOK(__tsan_volatile_write##n, n, VOLATILE_WRITE)
 DSM__HOOKS(1)
 DSM__HOOKS(2)
 DSM__HOOKS(4)
@@ -175,7 +186,8 @@ void __tsan_write_range(void *a, unsigned long n)
 }
 
 /* Function entry and exit (not instrumented: the build passes
- * --param=tsan-instrument-func-entry-exit=0) and the module constructor's call. */
+ * --param=tsan-instrument-func-entry-exit=0), the module constructor's call, and
+ * what a build without --param=tsan-distinguish-volatile=1 would not call. */
 void __tsan_func_entry(void *pc);
 void __tsan_func_entry(void *pc) { (void)pc; }
 void __tsan_func_exit(void);

@@ -82,3 +82,34 @@ __global__ void flag_handoff(uint32_t *out, int relaxed)
     }
 }
 DSM_KERNEL_ENTRY(flag_handoff, uint32_t *, int)
+
+/* The pre-Volta idiom: a volatile flag between two __threadfence()s (volatile
+ * accesses are relaxed strong accesses; the fences make them release and
+ * acquire). fenced = 0: no fences, the data is not ordered; fenced = -1: the
+ * flag is never set (the consumers poll forever). */
+__global__ void volatile_handoff(uint32_t *out, int fenced)
+{
+    __shared__ uint32_t data[32];
+    __shared__ uint32_t ready;
+    volatile uint32_t *flag = &ready;
+    if (threadIdx.x == 0)
+        ready = 0;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (uint32_t i = 0; i < 32; i++)
+            data[i] = i + 1;
+        if (fenced > 0)
+            __threadfence();
+        if (fenced >= 0)
+            *flag = 1;
+    } else if (threadIdx.x >= 32) {
+        while (*flag == 0) { }
+        if (fenced > 0)
+            __threadfence();
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < 32; i++)
+            sum += data[i];
+        out[threadIdx.x - 32] = sum;
+    }
+}
+DSM_KERNEL_ENTRY(volatile_handoff, uint32_t *, int)
