@@ -60,7 +60,7 @@ run() {
            uninitialised initialised copy_unguarded copy_guarded read_after_exit read_with_final_barrier \
            store_before_start store_after_barrier warp_handoff_nowait warp_handoff_wait \
            ring_0 ring_1 ring_2 ring_3 ring_4 ring_5 pingpong_release pingpong_relaxed pingpong_wrong_value \
-           flag_handoff_release flag_handoff_relaxed; do
+           flag_handoff_release flag_handoff_relaxed volatile_fenced volatile_unfenced; do
     run "$c"
   done
   # what the sanitizers say about the buggy twins whose bug they can see

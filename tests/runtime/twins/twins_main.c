@@ -18,6 +18,7 @@ DSM_DECLARE_KERNEL(bulk_ring);
 DSM_DECLARE_KERNEL(flag_ping_pong);
 DSM_DECLARE_KERNEL(flag_handoff);
 DSM_DECLARE_KERNEL(mixed_arrive);
+DSM_DECLARE_KERNEL(volatile_handoff);
 
 #define BINS_PER_CTA 16
 /* launches per case: 20 on a GPU (races show only sometimes), TWINS_REPEATS to change */
@@ -212,13 +213,13 @@ static int ping_pong(int bad)
     return 0;
 }
 
-static int flag_handoff(int relaxed)
+static int flag_handoff(dsm_kernel_t k, int relaxed)
 {
     uint32_t *out = dev(32 * 4), h[32];
     void *args[] = {&out, &relaxed};
     int wrong = 0;
     for (int r = 0; r < REPEATS; r++) {
-        if (launch(1, 64, 1, DSM_KERNEL(flag_handoff), args) != dsmSuccess)
+        if (launch(1, 64, 1, k, args) != dsmSuccess)
             return 1;
         dsm_memcpy_to_host(h, out, sizeof h);
         for (int i = 0; i < 32; i++)
@@ -256,8 +257,10 @@ int main(int argc, char **argv)
     if (!strcmp(c, "pingpong_relaxed")) return ping_pong(1);
     if (!strcmp(c, "pingpong_release")) return ping_pong(0);
     if (!strcmp(c, "pingpong_wrong_value")) return ping_pong(2);
-    if (!strcmp(c, "flag_handoff_relaxed")) return flag_handoff(1);
-    if (!strcmp(c, "flag_handoff_release")) return flag_handoff(0);
+    if (!strcmp(c, "flag_handoff_relaxed")) return flag_handoff(DSM_KERNEL(flag_handoff), 1);
+    if (!strcmp(c, "flag_handoff_release")) return flag_handoff(DSM_KERNEL(flag_handoff), 0);
+    if (!strcmp(c, "volatile_unfenced")) return flag_handoff(DSM_KERNEL(volatile_handoff), 0);
+    if (!strcmp(c, "volatile_fenced")) return flag_handoff(DSM_KERNEL(volatile_handoff), 1);
     fprintf(stderr, "twins: unknown case '%s'\n", c);
     return 2;
 }
