@@ -73,11 +73,11 @@ void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu
     if (sc) {
         check_proxy_fence(L, t, sc, soff, bytes);
         /* the copy reads its source from now until it completes */
-        if (!emu_race_access(L, t, sc, soff, bytes, DSM_EMU_LD, t->site))
+        if (!emu_race_access(L, t, sc, soff, bytes, DSM_EMU_LD, &t->site))
             emu_abort_launch();
     }
     /* ... and may write the destination at any moment from now on */
-    if (!emu_race_access(L, t, dc, doff, bytes, DSM_EMU_ASYNC_ST, t->site))
+    if (!emu_race_access(L, t, dc, doff, bytes, DSM_EMU_ASYNC_ST, &t->site))
         emu_abort_launch();
     if (cl->nops == cl->cap_ops) {
         cl->cap_ops = cl->cap_ops ? 2 * cl->cap_ops : 16;
@@ -161,7 +161,7 @@ bool emu_async_complete_all(emu_launch *L) { return complete_where(L, -1, -1); }
 void emu_async_complete_for_cta(emu_launch *L, uint32_t cta) { complete_where(L, -1, (int)cta); }
 
 void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
-                           emu_site site)
+                           const emu_site *site)
 {
     emu_cluster *cl = &L->cluster;
     if (!write || !cl->nops)
@@ -174,7 +174,7 @@ void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t 
         if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,
                              "the source of a bulk copy is rewritten before the copy completed")) {
             emu_report_who(L, t);
-            emu_report_site("where", site);
+            emu_report_site("where", *site);
             emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", owner->rank, off);
             emu_report_line("copy", "issued by rank %u thread %u, %u bytes into rank %u, still in flight:",
                             op->issuer_cta, op->issuer_tid, op->bytes, op->dst_cta);

@@ -89,8 +89,8 @@ static void check_access(emu_launch *L, emu_thread *t, const flag_loc *f, int ki
         return;
     emu_cta *owner = &L->cluster.ctas[f->cta];
     if (owner != t->cta)
-        emu_check_cta_started(L, t, owner, t->site);
-    if (!emu_race_access(L, t, owner, f->off, 4, kind, t->site))
+        emu_check_cta_started(L, t, owner, &t->site);
+    if (!emu_race_access(L, t, owner, f->off, 4, kind, &t->site))
         emu_abort_launch();
 }
 

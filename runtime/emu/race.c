@@ -129,7 +129,7 @@ static bool ordered(const emu_access *p, const emu_thread *t)
     return !(x->epoch == p->tepoch && x->syncs == p->syncs);
 }
 
-void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, emu_site site)
+void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, const emu_site *site)
 {
     /* Anything acquired from the owner (a cluster barrier, an mbarrier it
      * arrived on, a flag it released) proves it runs. */
@@ -139,7 +139,7 @@ void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, emu_sit
                          "access to rank %u's shared memory before rank %u is known to have started",
                          owner->rank, owner->rank)) {
         emu_report_who(L, t);
-        emu_report_site("where", site);
+        emu_report_site("where", *site);
         emu_report_line("why", "the CTAs of a cluster are co-scheduled, but a peer may not have started running "
                                "(its shared memory not set up) when this thread does; nothing this thread did "
                                "so far depends on rank %u", owner->rank);
@@ -356,7 +356,7 @@ bool emu_race_settle(emu_launch *L)
 }
 
 bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes, int kind,
-                     emu_site site)
+                     const emu_site *site)
 {
     if (emu_ww_pending && !emu_race_settle(L))
         return false;
@@ -370,7 +370,7 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
     bool async = kind == DSM_EMU_ASYNC_ST;
     emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, t->epoch, t->waits, t->syncs, (uint16_t)t->tid,
                       (uint8_t)t->cta->rank, (uint8_t)(ACC_VALID | (atomic ? ACC_ATOMIC : 0) | (async ? ACC_ASYNC : 0)),
-                      0xF, t->proxy_fences, site};
+                      0xF, t->proxy_fences, *site};
     if (kind == DSM_EMU_ATOM_LD)
         kind = DSM_EMU_LD;
     if (async)
@@ -391,15 +391,15 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
                 p->prior = s->w;
                 p->t = t;
                 p->kind = kind;
-                p->site = site;
+                p->site = *site;
             } else {
-                report_race(L, t, owner, w * 4, kind, &s->w, true, site);
+                report_race(L, t, owner, w * 4, kind, &s->w, true, *site);
                 return false;
             }
         }
         if (kind != DSM_EMU_LD && (s->r.flags & ACC_VALID) && (s->r.mask & now.mask) &&
             !(atomic && (s->r.flags & ACC_ATOMIC)) && !ordered(&s->r, t)) {
-            report_race(L, t, owner, w * 4, async ? DSM_EMU_ASYNC_ST : kind, &s->r, false, site);
+            report_race(L, t, owner, w * 4, async ? DSM_EMU_ASYNC_ST : kind, &s->r, false, *site);
             return false;
         }
         if (kind == DSM_EMU_LD) {
