@@ -65,7 +65,7 @@ book-test: book-check build/book/site/index.html build/book.html build/book.pdf 
 	bash tests/book/run.sh
 	$(PYTHON) tools/book/check_html.py build/book.html build/book/site --columns $(BOOK_CODE_COLUMNS)
 	$(PYTHON) tools/book/check_pdf.py build/book.pdf build/book.html
-	sh tools/book/check_browser.sh build/book/site build/book-test
+	$(PYTHON) tools/book/check_browser.py build/book/site build/book-test
 
 book-deps:
 	@sh tools/book/deps.sh build

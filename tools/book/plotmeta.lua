@@ -44,7 +44,12 @@ function M.read(path)
   local meta = {}
   local text = files.read(path)
   if text then
-    local lines = files.lines(text)
+    local lines = {}
+    for _, l in ipairs(files.lines(text)) do
+      if not l:match("^%s*#") and l:match("%S") then  -- comments, as gnuplot skips them
+        table.insert(lines, l)
+      end
+    end
     local head, row = M.split_csv(lines[1] or ""), M.split_csv(lines[2] or "")
     for k, name in ipairs(head) do
       name = name:gsub("^%s+", ""):gsub("%s+$", "")

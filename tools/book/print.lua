@@ -2,7 +2,7 @@
 -- links to repository files become plain paths (a PDF has no repository next to it), code
 -- lines longer than the page's code width are folded (comments and program output rewrapped,
 -- long code lines broken between tokens with a deeper indent), and identifiers in table cells
--- may break only after :: . _ or /.
+-- may break only after :: . _ / or between the words of a camelCase name.
 -- Metadata: book-code-columns (characters of code a PDF line holds; mk/book.mk sets it).
 
 package.path = pandoc.path.directory(PANDOC_SCRIPT_FILE) .. "/?.lua;" .. package.path
@@ -31,14 +31,14 @@ local function CodeBlock(block)
   end
 end
 
-local function escape(s)
-  return (s:gsub("&", "&amp;"):gsub("<", "&lt;"):gsub(">", "&gt;"))
-end
-
--- Code in a table cell: break opportunities (<wbr>) after :: . _ / only, never mid-word.
+-- Code in a table cell: break opportunities after :: . _ / and inside camelCase
+-- (cudaFuncAttribute|NonPortable...), never elsewhere in a word. WeasyPrint ignores <wbr>,
+-- so the opportunity is a zero-width space.
+local ZWSP = "\u{200B}"
 local function cell_code(code)
-  local html = escape(code.text):gsub("(::)", "%1<wbr>"):gsub("([%._/])(%w)", "%1<wbr>%2")
-  return pandoc.RawInline("html", "<code>" .. html .. "</code>")
+  code.text = code.text:gsub("(::)", "%1" .. ZWSP):gsub("([%._/])(%w)", "%1" .. ZWSP .. "%2")
+    :gsub("(%l)(%u)", "%1" .. ZWSP .. "%2")
+  return code
 end
 
 local function Table(t)

@@ -85,18 +85,18 @@ def rewrite_links(pages, repo_prefix):
         p.body = re.sub(r'href="([^"]*)"', fix, p.body)
 
 
-def svg_min_width(path):
-    """Width in CSS px at which the smallest label of an SVG figure is MIN_LABEL_PX, or 0."""
+def svg_fonts(path):
+    """(width in px, smallest font size) of an SVG figure, or (0, 0)."""
     try:
         with open(path, encoding="utf-8") as f:
-            svg = f.read(200000)
+            svg = f.read(400000)
     except OSError:
-        return 0
+        return 0, 0
     m = re.search(r'<svg\b[^>]*\bwidth="([\d.]+)', svg)
     sizes = [float(s) for s in re.findall(r'font-size[=:]\s*"?([\d.]+)', svg)]
     if not m or not sizes:
-        return 0
-    return int(float(m.group(1)) * MIN_LABEL_PX / min(sizes) + 0.5)
+        return 0, 0
+    return float(m.group(1)), min(sizes)
 
 
 def place_figures(pages, site, repo_root):
@@ -119,8 +119,10 @@ def place_figures(pages, site, repo_root):
         if src.startswith("data:"):
             return fig
         local = copy(html.unescape(src))
-        width = svg_min_width(os.path.join(repo_root, html.unescape(src)))
-        style = f' style="min-width: {width}px"' if width else ""
+        width, font = svg_fonts(os.path.join(repo_root, html.unescape(src)))
+        # The width at which the smallest label is MIN_LABEL_PX; check_browser.sh reads data-min-font.
+        style = (f' style="min-width: {int(width * MIN_LABEL_PX / font + 0.5)}px" data-min-font="{font:g}"'
+                 if width else "")
         fig = fig.replace(f'src="{src}"', f'src="{local}"{style}', 1)
         fig = re.sub(r"(<img\b[^>]*>)", lambda i: f'<a class="figure-open" href="{local}" '
                      f'title="Open the figure full size">{i.group(1)}</a>', fig, count=1)
@@ -134,9 +136,10 @@ def place_figures(pages, site, repo_root):
 
 def wrap_tables(pages):
     """Tables scroll sideways on a narrow screen instead of breaking identifiers mid-word;
-    identifiers in cells may break after :: . _ / only."""
+    identifiers in cells may break after :: . _ / or inside camelCase only."""
     def cell_code(m):
         code = re.sub(r"(::|\.|_|/)(?=[^<])", r"\1<wbr>", m.group(1))
+        code = re.sub(r"([a-z])(?=[A-Z])", r"\1<wbr>", code)
         return f"<code>{code}</code>"
 
     def table(m):
