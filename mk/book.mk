@@ -1,10 +1,13 @@
-# mk/book.mk: the book: book.md + chapters/NN-slug.md -> build/book.html and build/book.pdf.
+# mk/book.mk: the book: book.md + chapters/NN-slug.md -> the site build/book/site/ (one page per
+# chapter) and build/book.pdf (printed from the one-page print edition build/book.html).
 #
 # How: each part (book.md, every chapter) goes through Pandoc with tools/book/chapter.lua
 # (code includes by marker, exercise boxes from course/*.ini, figure checks, numbering) into
-# build/book/parts/*.json; tools/book/assemble.lua joins them and checks links and that every
-# exercise is stated (a warning for make book, an error for make book-check); Pandoc writes
-# one self-contained HTML page, WeasyPrint prints it (tools/book/print.sh).
+# build/book/parts/*.json; tools/book/assemble.lua joins them, links references and glossary
+# terms, and checks links and that every exercise is stated (a warning for make book, an error
+# for make book-check). Pandoc then writes the book once as an HTML fragment, which
+# tools/book/site.py cuts into the site, and once as the print edition, which WeasyPrint prints
+# (tools/book/print.sh). tools/book/README.md says more.
 #
 # PDF engine: WeasyPrint (Debian package weasyprint). It lays out the same HTML with the same
 # CSS as the browser, so the PDF cannot drift from the page; it draws the SVG figures itself;
