@@ -120,7 +120,8 @@ build/book.pdf: build/book.html
 
 # The site: the whole book as one HTML fragment, which site.py cuts into pages.
 build/book/fragment.html: build/book/book.json tools/book/fragment.html
-	$(PANDOC) -f json $< -t html5 -s --template tools/book/fragment.html --highlight-style=tango -o $@
+	$(PANDOC) -f json $< -t html5 -s --template tools/book/fragment.html --highlight-style=tango \
+	  --wrap=none -o $@
 
 build/book/highlight.css: tools/book/highlight.html
 	printf '```c\nint x;\n```\n' | $(PANDOC) -f markdown -t html5 -s --template $< \

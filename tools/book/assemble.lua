@@ -126,8 +126,14 @@ function Pandoc(doc)
       local nn = h.identifier:match("^solutions%-ch(%d%d)$")
       local c = nn and by_number[tostring(tonumber(nn))]
       if c then
+        -- "Chapter 3 The lifetime trap": the number is text here, not this heading's number.
         h.content = pandoc.List({ pandoc.Str("Chapter"), pandoc.Space() })
-        h.content:extend(c.content)
+        h.content:extend(pandoc.List(c.content):map(function(el)
+          if el.t == "Span" and el.classes:includes("header-section-number") then
+            return pandoc.Str(pandoc.utils.stringify(el))
+          end
+          return el
+        end))
       end
       return h
     end,

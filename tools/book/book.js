@@ -62,11 +62,15 @@
   /* Search: every word of the query must occur in a section; titles weigh more than text. */
   function search(query) {
     var index = window.BOOK_SEARCH_INDEX || [];
-    var words = query.toLowerCase().split(/\s+/).filter(function (w) { return w.length > 0; });
+    var phrase = query.toLowerCase().trim().replace(/\s+/g, " ");
+    var words = phrase.split(" ").filter(function (w) { return w.length > 0; });
     if (!words.length) return [];
     var hits = [];
     index.forEach(function (entry) {
       var title = entry.t.toLowerCase(), text = entry.x.toLowerCase(), score = 0;
+      /* The whole query as a phrase counts most; the chapters before the solutions. */
+      if (words.length > 1) score += (title.indexOf(phrase) >= 0 ? 30 : 0) + Math.min(count(text, phrase), 5) * 3;
+      if (/\bSolutions$/.test(entry.p)) score -= 15;
       for (var i = 0; i < words.length; i++) {
         var inTitle = title.indexOf(words[i]) >= 0, n = count(text, words[i]);
         if (!inTitle && !n) return;
@@ -86,7 +90,7 @@
 
   /* A short piece of the section's text around the first match, the match in <mark>. */
   function snippet(text, words) {
-    var lower = text.toLowerCase(), at = -1, word = "";
+    var lower = text.toLowerCase(), word = words.join(" "), at = lower.indexOf(word);
     for (var i = 0; i < words.length && at < 0; i++) { at = lower.indexOf(words[i]); word = words[i]; }
     if (at < 0) return document.createTextNode(text.slice(0, 140));
     var start = Math.max(0, at - 60), end = Math.min(text.length, at + word.length + 80);

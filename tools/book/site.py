@@ -20,9 +20,13 @@ TAG = re.compile(r"<[^>]+>")
 MIN_LABEL_PX = 9        # smallest figure label a phone may show; narrower figures scroll instead
 
 
+BLOCK_TAG = re.compile(r"</?(?:p|div|li|h\d|pre|tr|td|th|br|dd|dt|dl|figure|figcaption|table|ul|ol|"
+                       r"blockquote|details|summary|nav|header)\b[^>]*>")
+
+
 def text_of(fragment):
-    """Visible text of an HTML fragment, whitespace collapsed."""
-    return " ".join(html.unescape(TAG.sub(" ", fragment)).split())
+    """Visible text of an HTML fragment, whitespace collapsed (inline tags join their words)."""
+    return " ".join(html.unescape(TAG.sub("", BLOCK_TAG.sub(" ", fragment))).split())
 
 
 def heading_parts(h):
@@ -31,8 +35,8 @@ def heading_parts(h):
     attrs, inner = m.group(1), m.group(2)
     ident = (ID_ATTR.search(attrs) or [None, ""])[1]
     classes = (re.search(r'class="([^"]*)"', attrs) or [None, ""])[1].split()
-    num = re.search(r'<span class="header-section-number">([^<]*)</span>', inner)
-    title = text_of(re.sub(r'<span class="header-section-number">[^<]*</span>', "", inner))
+    num = re.search(r'<span\s+class="header-section-number">([^<]*)</span>', inner)
+    title = text_of(re.sub(r'<span\s+class="header-section-number">[^<]*</span>', "", inner))
     return ident, num.group(1) if num else "", title, classes
 
 
