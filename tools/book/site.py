@@ -211,7 +211,7 @@ def contents(pages):
                        for i, n, t, _ in p.sections if n)
         rows.append(f'<li><a href="{p.name}"><span class="num">{html.escape(p.number)}</span> '
                     f'{html.escape(p.title)}</a>' + (f"<ul>{subs}</ul>" if subs else "") + "</li>")
-    return '<nav id="TOC" class="contents"><h2 id="contents">Contents</h2><ul>' + "".join(rows) + "</ul></nav>"
+    return '<nav id="book-contents" class="contents"><h2 id="contents">Contents</h2><ul>' + "".join(rows) + "</ul></nav>"
 
 
 def render(page, pages, i, args, template):
