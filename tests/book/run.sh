@@ -150,6 +150,11 @@ test_headings_and_figures_are_numbered_by_file_name() {
         has '2.2.1</span> The whole file' out.html && has 'Figure 2.1: A tiny figure.' out.html
 }
 
+test_double_quotes_nested_in_double_quotes_become_single_quotes() {
+    printf '\nIt said "hit error 719 due to "unspecified launch failure" on sync" today.\n' >> chapters/02-tiny.md
+    part chapters/02-tiny.md && has '“hit error 719 due to ‘unspecified launch failure’ on sync”' out.html
+}
+
 test_same_chapter_links_follow_the_new_ids() {
     part chapters/02-tiny.md && has 'href="#ch02-the-outer-region"' out.html && has 'id="ch02-the-outer-region"' out.html
 }
