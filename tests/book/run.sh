@@ -155,6 +155,15 @@ test_double_quotes_nested_in_double_quotes_become_single_quotes() {
     part chapters/02-tiny.md && has '“hit error 719 due to ‘unspecified launch failure’ on sync”' out.html
 }
 
+test_check_html_fails_on_a_plain_reference_a_file_link_and_a_wide_code_line() {
+    printf '<html><body><nav id="TOC"><a href="#ch01">1</a></nav><h1 id="ch01"><span class="header-section-number">1</span> T</h1>\n<p>As Figure 9.9 shows, see <a href="exercises/x.cu">x</a>.</p><pre>%s</pre></body></html>\n' \
+        "$(printf 'x%.0s' $(seq 120))" > page.html
+    ! python3 "$ROOT/tools/book/check_html.py" page.html --columns 96 > out.txt 2>err.txt &&
+        grep -A1 "not ok - html: print: every Chapter/Figure" out.txt | grep -q "Figure 9.9" &&
+        grep -A1 "not ok - html: print: no link to a local file" out.txt | grep -q "exercises/x.cu" &&
+        grep -A1 "not ok - html: print: no code line is wider" out.txt | grep -q "120 > 96"
+}
+
 test_same_chapter_links_follow_the_new_ids() {
     part chapters/02-tiny.md && has 'href="#ch02-the-outer-region"' out.html && has 'id="ch02-the-outer-region"' out.html
 }
