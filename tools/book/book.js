@@ -142,6 +142,18 @@
         var first = box.querySelector("a");
         if (first) window.location.href = first.href;
       }
+      if (e.key === "ArrowDown") {
+        var a = box.querySelector("a");
+        if (a) { e.preventDefault(); a.focus(); }
+      }
+    });
+    /* Arrow keys move through the results; Escape goes back to the box. */
+    box.addEventListener("keydown", function (e) {
+      var links = Array.prototype.slice.call(box.querySelectorAll("a"));
+      var at = links.indexOf(document.activeElement);
+      if (e.key === "ArrowDown" && at + 1 < links.length) { e.preventDefault(); links[at + 1].focus(); }
+      if (e.key === "ArrowUp") { e.preventDefault(); (at > 0 ? links[at - 1] : input).focus(); }
+      if (e.key === "Escape") { input.focus(); }
     });
     document.addEventListener("keydown", function (e) {
       var typing = /^(INPUT|TEXTAREA)$/.test((document.activeElement || {}).tagName || "");
