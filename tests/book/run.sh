@@ -220,6 +220,11 @@ test_glossary_term_is_linked_once_per_chapter_and_not_in_the_glossary() {
         has 'id="term-cluster" class="term"' out.html
 }
 
+test_glossary_term_is_not_linked_inside_a_quotation() {
+    printf '# Three\n\nThey wrote "one cluster only". Then a cluster.\n' > chapters/03-three.md
+    book && has 'They wrote “one cluster only”. Then a <a href="#term-cluster"' out.html
+}
+
 test_plot_caption_names_gpu_driver_clock_and_date() {
     mkdir -p build/figures &&
         gnuplot -e "csv='bench/results/ch01-latency-ladder-h200.csv'; out='build/figures/ch01-latency-ladder-h200.svg'" \

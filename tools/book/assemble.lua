@@ -71,12 +71,10 @@ local function link_running_text(doc, exercise_labels, report)
   end)
   local terms_here = glossary.replacer(terms, used)
   local in_glossary = false
-  local function both(inlines, i)
-    local last, out = refs(inlines, i)
-    if last or in_glossary then
-      return last, out
-    end
-    return terms_here(inlines, i)
+  -- Terms are not linked inside quotations or text in another language: those are someone
+  -- else's words.
+  local function quoted(el)
+    return el.t == "Quoted" or (el.t == "Span" and el.attributes["lang"] ~= nil)
   end
   local blocks = pandoc.List()
   for _, b in ipairs(doc.blocks) do
@@ -88,7 +86,11 @@ local function link_running_text(doc, exercise_labels, report)
       chapter = "#" .. b.identifier
       blocks:insert(b)
     else
-      blocks:insert(phrases.walk_block(b, both))
+      b = phrases.walk_block(b, refs)
+      if not in_glossary then
+        b = phrases.walk_block(b, terms_here, quoted)
+      end
+      blocks:insert(b)
     end
   end
   doc.blocks = blocks
