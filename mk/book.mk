@@ -124,6 +124,7 @@ build/book/fragment.html: build/book/book.json tools/book/fragment.html
 	  --wrap=none -o $@
 
 build/book/highlight.css: tools/book/highlight.html
+	@mkdir -p $(@D)
 	printf '```c\nint x;\n```\n' | $(PANDOC) -f markdown -t html5 -s --template $< \
 	  --highlight-style=tango -M title=x -o $@
 
