@@ -53,7 +53,7 @@ BOOK_SITE_FILES := tools/book/site.py tools/book/site.html tools/book/site.css t
 # Lines for `make help` (the top Makefile prints them with: @printf '%s\n' $(HELP_BOOK)).
 HELP_BOOK := "make book           the book: build/book/site/index.html (one page per chapter) and build/book.pdf" \
              "make book-check     check the book's includes, figures, links and exercise statements" \
-             "make book-test      build the book, test its filter, check the rendered HTML and PDF"
+             "make book-test      build the book, test its filter, check the site, the PDF and each page in Chromium"
 
 .PHONY: book book-check book-test book-deps book-test-deps book-plots book-parts-list
 
