@@ -124,9 +124,10 @@ def place_figures(pages, site, repo_root):
             return fig
         local = copy(html.unescape(src))
         width, font = svg_fonts(os.path.join(repo_root, html.unescape(src)))
-        # The width at which the smallest label is MIN_LABEL_PX; check_browser.sh reads data-min-font.
-        style = (f' style="min-width: {int(width * MIN_LABEL_PX / font + 0.5)}px" data-min-font="{font:g}"'
-                 if width else "")
+        # The width at which the smallest label is MIN_LABEL_PX (at most the figure's own width);
+        # check_browser.py reads data-min-font.
+        least = int(min(width, width * MIN_LABEL_PX / font) + 0.5) if width else 0
+        style = f' style="min-width: {least}px" data-min-font="{font:g}"' if width else ""
         fig = fig.replace(f'src="{src}"', f'src="{local}"{style}', 1)
         fig = re.sub(r"(<img\b[^>]*>)", lambda i: f'<a class="figure-open" href="{local}" '
                      f'title="Open the figure full size">{i.group(1)}</a>', fig, count=1)
