@@ -336,7 +336,8 @@ static failure_kind report_kind(const char *first)
 {
     static const struct { const char *word; failure_kind kind; } words[] = {
         {"lifetime", KIND_LIFETIME},   {"publish", KIND_UNPUBLISHED}, {"uninitialised", KIND_UNPUBLISHED},
-        {"poison", KIND_UNPUBLISHED},  {"race", KIND_RACE},           {"depend on the schedule", KIND_RACE},
+        {"poison", KIND_UNPUBLISHED},  {"before the bulk copy", KIND_UNPUBLISHED},
+        {"race", KIND_RACE},           {"overwrite", KIND_RACE},      {"depend on the schedule", KIND_RACE},
         {"deadlock", KIND_DEADLOCK},   {"divergence", KIND_DEADLOCK}, {"arrive", KIND_DEADLOCK},
         {"too long", KIND_TIMEOUT},
     };
