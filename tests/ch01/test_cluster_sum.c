@@ -49,7 +49,8 @@ static launch_shape random_shape(uint32_t cluster)
 {
     launch_shape s = {cluster, 1 + test_random_below(3), 32u << test_random_below(3), 0};
     uint32_t capacity = s.cluster * s.clusters * s.threads;
-    s.n = capacity - test_random_below(s.threads * 3 / 2);
+    uint32_t cut = test_random_below(s.threads * 3 / 2); /* may empty the last CTA */
+    s.n = cut < capacity ? capacity - cut : 0;
     return s;
 }
 
