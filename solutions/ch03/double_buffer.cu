@@ -1,4 +1,4 @@
-/* double_buffer.cu: ch03.double_buffer: values travel round a ring of CTAs for many rounds through two shared buffers, one cluster barrier per round. */
+/* double_buffer.cu: ch03.double_buffer: values travel round a ring of CTAs for many rounds through shared memory that each round reuses, with one cluster barrier per round. */
 #include "dsm.h"
 
 /* The most threads per CTA the exercise's buffers must hold. */
