@@ -144,7 +144,7 @@ expect "progress: before any grading nothing passes, the first exercise is next"
 mkdir -p "$work/keep" && cp "$work/all/progress" "$work/keep/progress"
 "$grader" --course "$fixture/course" --src "$fixture/src" --build "$work/build" --out "$work/keep" --timeout 2 \
     --make-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' --exercise ch01.passes > "$work/keep.txt" 2>&1
-expect "progress: a later run keeps the results of the earlier ones" grep -qx "ch02.crashes fail 0" "$work/keep/progress"
+expect "progress: a later run keeps the results of the earlier ones" grep -qx "ch02.crashes fail 0 crash" "$work/keep/progress"
 
 echo "watch:"
 mkdir -p "$work/watched" && cp -r "$fixture/src/." "$work/watched/"
@@ -234,6 +234,11 @@ expect "the first call does not show hint 2" lacks "$work/hint1.txt" "hint 2 of 
 expect "the second call shows hint 2" contains "$work/hint2.txt" "> hint 2 of 2: out[i] = factor * in[i]; for every i < n."
 expect "the count is remembered" test "$(cat "$work/hints/hints/ch01.passes")" = 2
 expect "after the last hint all are shown again" contains "$work/hint3.txt" "no more hints"
+"$grader" hint ch02.emu_report --course "$fixture/course" --out "$work/all" > "$work/hint-kind.txt" 2>&1
+expect "make hint adds the hint for the last grade's kind of failure" \
+    contains "$work/hint-kind.txt" "for your last grade's failure (lifetime): A CTA ended while its memory was read."
+"$grader" hint ch02.crashes --course "$fixture/course" --out "$work/hints" > "$work/hint-nokind.txt" 2>&1
+expect "make hint without a recorded failure shows no kind hint" lacks "$work/hint-nokind.txt" "for your last grade"
 
 echo "reset:"
 mkdir -p "$work/learner/ch01"

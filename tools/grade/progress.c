@@ -13,6 +13,7 @@ typedef struct record {
     char *id;
     bool pass;
     int points;
+    failure_kind kind; /* of the last failure */
 } record;
 
 typedef struct records {
@@ -25,7 +26,7 @@ static char *progress_path(const char *out_dir)
     return xasprintf("%s/progress", out_dir);
 }
 
-/* Reads out_dir/progress: lines "id pass|fail points"; anything else is skipped. */
+/* Reads out_dir/progress: lines "id pass|fail points [kind]"; anything else is skipped. */
 static records read_records(const char *out_dir)
 {
     records rs = {0};
@@ -34,12 +35,12 @@ static records read_records(const char *out_dir)
     free(path);
     for (char *save = NULL, *line = text ? strtok_r(text, "\n", &save) : NULL; line;
          line = strtok_r(NULL, "\n", &save)) {
-        char id[128], status[16];
+        char id[128], status[16], kind[32] = "none";
         int points;
-        if (sscanf(line, "%127s %15s %d", id, status, &points) != 3)
+        if (sscanf(line, "%127s %15s %d %31s", id, status, &points, kind) < 3)
             continue;
         rs.item = xrealloc(rs.item, (rs.count + 1) * sizeof *rs.item);
-        rs.item[rs.count++] = (record){xstrdup(id), strcmp(status, "pass") == 0, points};
+        rs.item[rs.count++] = (record){xstrdup(id), strcmp(status, "pass") == 0, points, failure_kind_from_name(kind)};
     }
     free(text);
     return rs;
@@ -72,17 +73,28 @@ void progress_record(const char *out_dir, const result *r, size_t n)
         }
         old->pass = r[i].outcome == OUTCOME_PASS;
         old->points = r[i].points;
+        old->kind = r[i].kind;
     }
     strbuf text = {0};
     sb_add(&text, "# make grade's results so far (make progress shows them); one line per exercise\n");
     for (size_t i = 0; i < rs.count; ++i)
-        sb_printf(&text, "%s %s %d\n", rs.item[i].id, rs.item[i].pass ? "pass" : "fail", rs.item[i].points);
+        sb_printf(&text, "%s %s %d %s\n", rs.item[i].id, rs.item[i].pass ? "pass" : "fail", rs.item[i].points,
+                  failure_kind_name(rs.item[i].kind));
     char *path = progress_path(out_dir);
     if (!mkdir_p(out_dir) || !write_file_atomic(path, text.data, text.len))
         fprintf(stderr, "grade: cannot record the progress in %s\n", path);
     free(path);
     free(text.data);
     free_records(&rs);
+}
+
+failure_kind progress_last_kind(const char *out_dir, const char *id)
+{
+    records rs = read_records(out_dir);
+    const record *rec = find_record(&rs, id);
+    failure_kind k = rec != NULL && !rec->pass ? rec->kind : KIND_NONE;
+    free_records(&rs);
+    return k;
 }
 
 progress progress_load(const course *full, const char *out_dir)

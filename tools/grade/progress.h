@@ -8,9 +8,12 @@
 #include "grade.h"
 
 /* Records the results of one grading run in out_dir/progress (one line per
- * exercise: id, pass or fail, points); exercises not graded in this run keep
+ * exercise: id, pass or fail, points, the failure's kind); exercises not graded in this run keep
  * their earlier line. */
 void progress_record(const char *out_dir, const result *r, size_t n);
+
+/* The kind of exercise id's failure in its last recorded grading, or KIND_NONE. */
+failure_kind progress_last_kind(const char *out_dir, const char *id);
 
 /* The state of the whole course from out_dir/progress. */
 typedef struct progress {
