@@ -14,7 +14,7 @@
 
 #define MAX_COMPILER_LINES 6
 #define MAX_MESSAGE_LINES 8
-#define MAX_REPORT_LINES 40
+#define MAX_REPORT_LINES 60 /* room for the per-CTA timeline of lifetime and race reports */
 #define MAX_TAIL_LINES 6
 #define MAX_LINE_CHARS 200
 
