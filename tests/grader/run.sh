@@ -133,6 +133,16 @@ GRADE_TIMEOUT=1 "$grader" --course "$fixture/course" --src "$fixture/src" --buil
     --exercise ch02.hangs --make-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' > "$work/env.txt" 2>&1
 expect "GRADE_TIMEOUT sets the time limit" contains "$work/env.txt" "did not finish in 1 s"
 
+echo "hints by the kind of the emulator's report:"
+kind_hint() { # NAME TITLE HINT: a report titled TITLE gets the hint HINT
+    FIXTURE_REPORT_TITLE=$2 run_grader "kind_$1" --exercise ch02.emu_report
+    expect "a report \"${2%%:*}...\" shows hint.$1" block "$work/kind_$1.txt" ch02.emu_report "hint: $3"
+}
+kind_hint race "data race on rank 0's shared memory: unordered write and read of the same word" "Two unordered accesses to one word."
+kind_hint unpublished "read of rank 1's shared memory that rank 1 wrote but never published" "Read before it was published."
+kind_hint deadlock "deadlock: every live thread of the cluster is blocked" "Every thread waits."
+kind_hint crash "access just outside rank 1's shared memory (64 bytes allocated)" "Read the report: it names the line."
+
 echo "progress:"
 "$grader" progress --course "$fixture/course" --src "$fixture/src" --out "$work/all" > "$work/progress.txt" 2>&1
 expect "progress: a bar and the points per chapter" grep -qE '^ch01 \[#+\.+\] +10/35 +points, 1 of 3 exercises$' "$work/progress.txt"
