@@ -87,6 +87,8 @@ expect "a header exercise: the missing file named is the header" block "$out" ch
 expect "a missing file is named" block "$out" ch02.missing "missing file: $fixture/src/ch02/missing.c"
 expect "exit(0) before the tests finished is not a pass" grep -qE '^  FAIL +0/5 +ch02\.exits_early ' "$out"
 expect "exit(0) before the tests finished: said so" block "$out" ch02.exits_early "before its tests finished (in test_exits_early_finish_returns_1)"
+expect "a failing run: one next step, the first failure" test "$(grep -c 'Next: ' "$out")" = 1
+expect "a failing run: the course line says where the course stands" grep -qx 'Course: 1 of 9 exercises pass, 10/135 points.' "$out"
 expect "score per chapter: ch01" contains "$out" "Score ch01: 10/35"
 expect "score per chapter: ch02" contains "$out" "Score ch02: 0/100"
 expect "total score" grep -qx 'Score: 10/135' "$out"

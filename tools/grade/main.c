@@ -207,7 +207,7 @@ static int grade(const options *o, course *c, const course *full)
         else if (n < full->count)
             printf("%s exercise%s graded here pass%s.\n", n == 1 ? "The" : "All", n == 1 ? "" : "s",
                    n == 1 ? "es" : "");
-        progress_line(stdout, &p, o->src_dir);
+        progress_line(stdout, &p, o->src_dir, first_failure == NULL); /* one "Next" at a time */
     }
     return check_expectation(o, r, n);
 }

@@ -118,10 +118,12 @@ progress progress_load(const course *full, const char *out_dir)
     return p;
 }
 
-void progress_line(FILE *out, const progress *p, const char *src_dir)
+void progress_line(FILE *out, const progress *p, const char *src_dir, bool with_next)
 {
     fprintf(out, "Course: %zu of %zu exercises pass, %d/%d points.", p->passed, p->total, p->points, p->max);
-    if (p->next == NULL)
+    if (!with_next)
+        fprintf(out, "\n");
+    else if (p->next == NULL)
         fprintf(out, " Every exercise of the course passes.\n");
     else
         fprintf(out, " Next: %s (%s/%s, %s): make grade EX=%s\n", p->next->id, src_dir, p->next->file,
@@ -157,7 +159,7 @@ int progress_command(const course *full, const char *out_dir, const char *src_di
     }
     free_records(&rs);
     progress p = progress_load(full, out_dir);
-    progress_line(stdout, &p, src_dir);
+    progress_line(stdout, &p, src_dir, true);
     if (p.graded < p.total)
         printf("(\"-\": not graded yet; make grade grades them all)\n");
     return 0;

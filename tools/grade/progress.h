@@ -25,8 +25,9 @@ typedef struct progress {
 
 progress progress_load(const course *full, const char *out_dir);
 
-/* One line: "Course: 9 of 14 exercises pass, 90/140 points. Next: ch02.halo_2d (...)". */
-void progress_line(FILE *out, const progress *p, const char *src_dir);
+/* One line: "Course: 9 of 14 exercises pass, 90/140 points. Next: ch02.halo_2d (...)";
+ * without the "Next" part when with_next is false. */
+void progress_line(FILE *out, const progress *p, const char *src_dir, bool with_next);
 
 /* `make progress`: a bar, points and exercises per chapter, then the line above. */
 int progress_command(const course *full, const char *out_dir, const char *src_dir);
