@@ -37,6 +37,8 @@ help:
 	  "make grade  grade your exercises/ on the emulator (CH=3 or EX=ch03.fix_trap: only those; GPU=1: on a Hopper GPU)" \
 	  "make hint EX=id  show the next hint of exercise id" \
 	  "make reset EX=id  restore exercise id's skeleton (your file is saved under .backup/ first)" \
+	  "make watch  grade the exercise you edit each time you save it (Ctrl-C stops)" \
+	  "make progress  what passes so far, per chapter, and the next exercise to do" \
 	  "make check  grade solutions/: must be full marks" \
 	  "make test  everything CI checks: runtime tests, solutions pass, skeletons fail, nvcc, the book" \
 	  "make deps  install the missing Debian packages (tools/deps.sh)" \
@@ -47,6 +49,7 @@ help:
 	  "make runtime-gpu-test  the runtime's tests through the Hopper backend, memcheck, racecheck (GPU)" \
 	  "make skeletons  regenerate exercises/ from solutions/ (authors; changed files saved under .backup/)" \
 	  "make skeletons-check  fail if the committed exercises/ differ from the skeletons of solutions/" \
+	  "make chapters-check  fail if a chapter includes solution code (part of skeletons-check)" \
 	  "make check-skeletons  grade fresh skeletons of solutions/: each must compile and fail" \
 	  "make nvcc-check  compile every kernel with nvcc for sm_90a (skipped without nvcc)" \
 	  "make grader-test  test the grader on its fixture course (tests/grader/)" \

@@ -24,6 +24,7 @@ grade_out    = build/grade$(if $(filter exercises,$1),,/$(notdir $1))
 
 .PHONY: grade grade-emu check check-solutions check-skeletons hint reset deps \
         skeletons skeletons-check nvcc-check grader-test grade-build diagnostics-check
+.PHONY: watch progress chapters-check
 
 grade: grade-$(if $(filter 1 yes,$(GPU)),gpu,emu)
 
@@ -35,6 +36,17 @@ grade-emu:
 
 check:
 	@$(MAKE) --no-print-directory grade SRC=solutions GRADE_EXPECT=pass
+
+# Grades the exercise you edit each time you save it (Ctrl-C stops); inotifywait when installed.
+watch:
+	@bash tools/deps.sh grade
+	@$(MAKE) --no-print-directory -s runtime $(GRADER) || { \
+	  echo "make watch: the emulator library or the grader did not build (above): a bug of DSMEM Lab, not of your code."; exit 1; }
+	@$(GRADER) watch --jobs $(JOBS) --make '$(MAKE)' --src $(SRC) --out $(call grade_out,$(SRC))
+
+# What passes so far (from the earlier make grade runs), per chapter, and the next exercise.
+progress: $(GRADER)
+	@$(GRADER) progress --src $(SRC) --out $(call grade_out,$(SRC))
 
 hint: $(GRADER)
 	@$(if $(EX),$(GRADER) hint $(EX),echo "usage: make hint EX=chNN.name (make grade shows the ids)"; exit 1)
@@ -60,6 +72,11 @@ $(SKELETON_STAMP): $(SOLUTION_FILES) tools/skeleton/skeleton.awk tools/skeleton/
 
 skeletons-check: $(SKELETON_STAMP)
 	@sh tools/skeleton/check.sh $(SKELETON_DIR) exercises
+	@sh tools/skeleton/chapters_check.sh chapters
+
+# No chapter includes a region of solutions/ that lies inside a solution block (part of skeletons-check).
+chapters-check:
+	@sh tools/skeleton/chapters_check.sh chapters
 
 # ---- the course checks of make test (no dependency installs: make test did them) ----
 check-solutions: runtime $(GRADER)
@@ -102,7 +119,9 @@ build/nvcc/%.o: %.cu $(RUNTIME_HEADERS)
 # ---- the rules the grader's build list instantiates (emulator backend) ----
 # The test binary of one exercise: $1 source, $2 test, $3 DSM_UNIT, $4 object directory,
 # $5 binary, $6 build log. Kernels (.cu) are compiled as C against the emulator; host-only
-# exercises (.c) as plain C. The test sees the exercise's directory (its headers).
+# exercises (.c) as plain C. The test sees the exercise's directory (its headers). A test may
+# come with tests/chNN/test_<name>_probe.h, force-included into the kernel here (emulator only),
+# e.g. to count its cluster barriers (tests/ch01/barrier_probe.h).
 GRADE_HOST_LDLIBS ?= $(EMU_LDLIBS)
 grade_emu_libs = $(if $(filter %.cu,$1),$(EMU_LDLIBS),$(GRADE_HOST_LDLIBS))
 
@@ -111,6 +130,7 @@ $5: $1 $2 $(GRADE_SUPPORT) $(filter %.a,$(call grade_emu_libs,$1))
 	@rm -f $$@ && mkdir -p $4 $(dir $6)
 	@( set -x; \
 	  $(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -I$(dir $1) $(if $(filter %.cu,$1),-x c $(EMU_KERNEL_CFLAGS)) -DDSM_UNIT=$3 \
+	    $(if $(wildcard $(2:.c=_probe.h)),-include $(2:.c=_probe.h)) \
 	    -MMD -MP -MT $$@ -MF $4/kernel.d -c $1 -o $4/kernel.o && \
 	  $(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -I$(dir $1) -MMD -MP -MT $$@ -MF $4/test.d -c $2 -o $4/test.o && \
 	  $(CC) $(EMU_CFLAGS) $4/test.o $4/kernel.o $(GRADE_SUPPORT) $(CMOCKA_LIB) $(call grade_emu_libs,$1) -o $$@ \

@@ -21,8 +21,9 @@ static __device__ __forceinline__ uint32_t load_global_u32(const uint32_t *p)
 static __device__ __forceinline__ uint32_t
 chase_global_steps(const uint32_t *next, uint32_t idx, uint32_t steps)
 {
-    // TODO(ch01.latency_chain): follow the chain: the address of each load is the value
-    // of the one before. Load with load_global_u32 (ld.global.cg on the GPU).
+    // TODO(ch01.latency_chain): walk `steps` links of the chain from idx and return
+    // where you end. What must each load wait for, for the time per step to be a
+    // latency? (load_global_u32 is the load the benchmark times.)
     (void)next;
     (void)steps;
     (void)load_global_u32;
@@ -52,7 +53,7 @@ DSM_KERNEL_ENTRY(chase_global, const uint32_t *, uint32_t, uint32_t, uint32_t *,
 static __device__ __forceinline__ uint32_t
 chase_shared_steps(const uint32_t *chain, uint32_t idx, uint32_t steps)
 {
-    // TODO(ch01.latency_chain): the same dependent loop as chase_global_steps, on `chain`.
+    // TODO(ch01.latency_chain): the same walk, through `chain`.
     (void)chain;
     (void)steps;
     return idx;
@@ -73,9 +74,9 @@ __global__ void chase_shared(const uint32_t *next, uint32_t n, uint32_t start,
 {
     uint32_t *chain = (uint32_t *)dsm_dynamic_smem();
 
-    // TODO(ch01.latency_chain): copy this CTA's chain (the n words at
-    // next + blockIdx.x * n) into `chain`, all threads together, then make every
-    // CTA's copy visible to its peers before anyone chases.
+    // TODO(ch01.latency_chain): put this CTA's chain (the n words at
+    // next + blockIdx.x * n) in `chain`. Who reads `chain` later, and what must
+    // be true before they start?
     (void)next;
     (void)n;
 
@@ -83,8 +84,8 @@ __global__ void chase_shared(const uint32_t *next, uint32_t n, uint32_t start,
         uint64_t t0, t1;
         uint32_t last;
         if (remote) {
-            // TODO(ch01.latency_chain): point `peer` at the copy of CTA
-            // (rank + 1) % cluster size.
+            // TODO(ch01.latency_chain): `peer` must be the `chain` of the next
+            // CTA of this cluster (the last one's next is the first).
             const uint32_t *peer = chain;
             t0 = dsm_clock64();
             last = chase_shared_steps(peer, start, steps);  /* loads cross to the peer */
@@ -98,8 +99,7 @@ __global__ void chase_shared(const uint32_t *next, uint32_t n, uint32_t start,
         out_cycles[blockIdx.x] = (unsigned long long)(t1 - t0);
     }
 
-    // TODO(ch01.latency_chain): keep this CTA's shared memory alive until every
-    // peer has finished chasing through it.
+    // TODO(ch01.latency_chain): may this CTA end here? Who else uses its memory?
 }
 // BOOK-END(chase_shared)
 DSM_KERNEL_ENTRY(chase_shared, const uint32_t *, uint32_t, uint32_t, uint32_t, uint32_t,

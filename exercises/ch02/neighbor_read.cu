@@ -7,19 +7,15 @@
 __global__ void neighbor_read(const uint32_t *in, uint32_t *out)
 {
     __shared__ uint32_t tile;
-    uint32_t rank = dsm_cluster_ctarank();      /* 0 or 1 in every cluster: not blockIdx.x */
-
     if (threadIdx.x == 0)
         tile = in[blockIdx.x];                  /* one writer per CTA */
     __syncthreads();                            /* this block's threads see tile */
     dsm_barrier_cluster_arrive();               /* release: publish tile to the cluster */
     dsm_barrier_cluster_wait();                 /* acquire: the peer's tile is published too */
 
-    // TODO(ch02.neighbor_read): map &tile to the other CTA of the cluster
-    // (dsm_smem_addr, then dsm_mapa_shared_cluster), load its value with
-    // dsm_ld_shared_cluster_u32, let thread 0 store it in out[blockIdx.x],
-    // and do not let this CTA exit while its peer may still read its tile.
-    (void)rank;
+    // TODO(ch02.neighbor_read): read the other CTA's tile through its cluster
+    // address (mapa, then ld.shared::cluster) and let thread 0 store it in
+    // out[blockIdx.x]. How does mapa name "the other CTA"? And when may this CTA end?
     (void)out;
 }
 DSM_KERNEL_ENTRY(neighbor_read, const uint32_t *, uint32_t *)

@@ -25,7 +25,6 @@ __global__ void peer_sum(const float *in, float *out)
         for (int i = threadIdx.x; i < ARRAY_LEN; i += blockDim.x)
             out[(size_t)(blockIdx.x / n) * ARRAY_LEN + i] = local_accum[i];
     }
-    // TODO(ch03.fix_trap): the other ranks get here at once and exit, while
-    // rank 0 may still be reading their local_accum.
+    // TODO(ch03.fix_trap): what happens to local_accum when a CTA gets here?
 }
 DSM_KERNEL_ENTRY(peer_sum, const float *, float *)

@@ -15,12 +15,12 @@ __global__ void halo_stencil(const float *in, float *out, int tile)
     for (int i = threadIdx.x; i < tile; i += blockDim.x)
         x[i] = in[base + i];
     __syncthreads();                    /* the interior below reads other threads' elements */
-    // TODO(ch03.split_barrier): publish x to the cluster here, without waiting.
+    // TODO(ch03.split_barrier): from here on the neighbours may read x. Tell them, without waiting for them.
 
     for (int i = threadIdx.x + 1; i < tile - 1; i += blockDim.x)
         out[base + i] = (x[i - 1] + x[i]) + x[i + 1];     /* interior: own tile only */
 
-    // TODO(ch03.split_barrier): wait here until every CTA of the cluster has published its x.
+    // TODO(ch03.split_barrier): the edges below read the neighbours' x. What must be true first?
     if (threadIdx.x == 0) {             /* left edge: the left neighbour's last element */
         float left = 0.0f;
         if (rank > 0)

@@ -22,8 +22,9 @@ static __device__ __forceinline__ uint32_t
 chase_global_steps(const uint32_t *next, uint32_t idx, uint32_t steps)
 {
     // BEGIN SOLUTION
-    //~ // TODO(ch01.latency_chain): follow the chain: the address of each load is the value
-    //~ // of the one before. Load with load_global_u32 (ld.global.cg on the GPU).
+    //~ // TODO(ch01.latency_chain): walk `steps` links of the chain from idx and return
+    //~ // where you end. What must each load wait for, for the time per step to be a
+    //~ // latency? (load_global_u32 is the load the benchmark times.)
     //~ (void)next;
     //~ (void)steps;
     //~ (void)load_global_u32;
@@ -57,7 +58,7 @@ static __device__ __forceinline__ uint32_t
 chase_shared_steps(const uint32_t *chain, uint32_t idx, uint32_t steps)
 {
     // BEGIN SOLUTION
-    //~ // TODO(ch01.latency_chain): the same dependent loop as chase_global_steps, on `chain`.
+    //~ // TODO(ch01.latency_chain): the same walk, through `chain`.
     //~ (void)chain;
     //~ (void)steps;
     for (uint32_t s = 0; s < steps; ++s)
@@ -82,9 +83,9 @@ __global__ void chase_shared(const uint32_t *next, uint32_t n, uint32_t start,
     uint32_t *chain = (uint32_t *)dsm_dynamic_smem();
 
     // BEGIN SOLUTION
-    //~ // TODO(ch01.latency_chain): copy this CTA's chain (the n words at
-    //~ // next + blockIdx.x * n) into `chain`, all threads together, then make every
-    //~ // CTA's copy visible to its peers before anyone chases.
+    //~ // TODO(ch01.latency_chain): put this CTA's chain (the n words at
+    //~ // next + blockIdx.x * n) in `chain`. Who reads `chain` later, and what must
+    //~ // be true before they start?
     //~ (void)next;
     //~ (void)n;
     const uint32_t *mine = next + (size_t)blockIdx.x * n;
@@ -102,8 +103,8 @@ __global__ void chase_shared(const uint32_t *next, uint32_t n, uint32_t start,
         uint32_t last;
         if (remote) {
             // BEGIN SOLUTION
-            //~ // TODO(ch01.latency_chain): point `peer` at the copy of CTA
-            //~ // (rank + 1) % cluster size.
+            //~ // TODO(ch01.latency_chain): `peer` must be the `chain` of the next
+            //~ // CTA of this cluster (the last one's next is the first).
             //~ const uint32_t *peer = chain;
             uint32_t peer_rank = (dsm_cluster_ctarank() + 1) % dsm_cluster_nctarank();
             const uint32_t *peer = (const uint32_t *)dsm_map_shared_rank(chain, peer_rank);
@@ -121,8 +122,7 @@ __global__ void chase_shared(const uint32_t *next, uint32_t n, uint32_t start,
     }
 
     // BEGIN SOLUTION
-    //~ // TODO(ch01.latency_chain): keep this CTA's shared memory alive until every
-    //~ // peer has finished chasing through it.
+    //~ // TODO(ch01.latency_chain): may this CTA end here? Who else uses its memory?
     /* Lifetime. A CTA's shared memory exists only while the CTA runs: if this
      * CTA exited now, a peer still chasing through our copy would read freed
      * memory (on hardware: unspecified launch failure). Nobody leaves before

@@ -18,9 +18,9 @@ __global__ void cluster_histogram(uint32_t *bins, int bins_per_block, const int 
     // BOOK-END(setup)
 
     // BEGIN SOLUTION
-    //~ // TODO(ch02.histogram): for each of this thread's inputs (grid-stride
-    //~ // loop), clamp it to a bin, find the bin's owner rank and offset, and add
-    //~ // 1 there with a remote atomic (dsm_mapa_shared_cluster + dsm_red_add_shared_cluster_u32).
+    //~ // TODO(ch02.histogram): count this thread's share of the input into the
+    //~ // cluster's bins. Which CTA holds a given bin, and where in its slice? What
+    //~ // happens when two threads of the cluster count into the same bin at once?
     //~ (void)input;
     //~ (void)n;
     int nbins = (int)dsm_cluster_nctarank() * bins_per_block;

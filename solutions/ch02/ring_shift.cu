@@ -17,9 +17,9 @@ __global__ void ring_shift(const float *in, float *out, int tile_elems)
     dsm_cluster_sync();     /* every tile of the cluster is written and published */
 
     // BEGIN SOLUTION
-    //~ // TODO(ch02.ring_shift): get a pointer to the left neighbour's tile
-    //~ // (rank r - 1, wrapping) with dsm_map_shared_rank, copy it to
-    //~ // out[base + i], and keep your own tile alive for your right neighbour.
+    //~ // TODO(ch02.ring_shift): copy the left neighbour's tile to out[base + i],
+    //~ // reading it through an ordinary pointer. Who is rank 0's left neighbour?
+    //~ // Who reads your tile, and until when?
     //~ (void)rank;
     //~ (void)n;
     //~ (void)out;

@@ -26,8 +26,7 @@ __global__ void peer_sum(const float *in, float *out)
             out[(size_t)(blockIdx.x / n) * ARRAY_LEN + i] = local_accum[i];
     }
     // BEGIN SOLUTION
-    //~ // TODO(ch03.fix_trap): the other ranks get here at once and exit, while
-    //~ // rank 0 may still be reading their local_accum.
+    //~ // TODO(ch03.fix_trap): what happens to local_accum when a CTA gets here?
     dsm_cluster_sync();     /* no CTA exits while rank 0 still reads its memory */
     // END SOLUTION
 }

@@ -16,7 +16,7 @@ __global__ void halo_stencil(const float *in, float *out, int tile)
         x[i] = in[base + i];
     __syncthreads();                    /* the interior below reads other threads' elements */
     // BEGIN SOLUTION
-    //~ // TODO(ch03.split_barrier): publish x to the cluster here, without waiting.
+    //~ // TODO(ch03.split_barrier): from here on the neighbours may read x. Tell them, without waiting for them.
     dsm_barrier_cluster_arrive();       /* release x to the cluster; do not wait */
     // END SOLUTION
 
@@ -24,7 +24,7 @@ __global__ void halo_stencil(const float *in, float *out, int tile)
         out[base + i] = (x[i - 1] + x[i]) + x[i + 1];     /* interior: own tile only */
 
     // BEGIN SOLUTION
-    //~ // TODO(ch03.split_barrier): wait here until every CTA of the cluster has published its x.
+    //~ // TODO(ch03.split_barrier): the edges below read the neighbours' x. What must be true first?
     dsm_barrier_cluster_wait();         /* acquire: the neighbours' tiles are published */
     // END SOLUTION
     if (threadIdx.x == 0) {             /* left edge: the left neighbour's last element */

@@ -1,7 +1,8 @@
-/* test_publish_then_read.c: ch03.publish_then_read: two rounds of neighbour exchange through one buffer give the CPU's results, and the emulator finds no race and no lifetime error. */
+/* test_publish_then_read.c: ch03.publish_then_read: two rounds of neighbour exchange through one buffer give the CPU's results, the emulator finds no race and no lifetime error, and the kernel passes exactly four cluster barriers. */
 #include <stdlib.h>
 #include "dsm_host.h"
 #include "dsm_emu_control.h"
+#include "ch01/barrier_count.h"
 #include "support/test_support.h"
 
 DSM_DECLARE_KERNEL(two_round_exchange);
@@ -70,10 +71,44 @@ static void test_publish_then_read_two_rounds_match_the_cpu_in_clusters_of_8(voi
     check_exchange(8, 1, 64);
 }
 
+/* One launch of 2 clusters of 4 CTAs of 32 threads, with zeros: only its barriers matter. */
+static void launch_small(void *ctx)
+{
+    (void)ctx;
+    uint32_t *in, *out;
+    size_t elems = 8 * 32;
+    assert_int_equal(dsm_malloc((void **)&in, elems * sizeof(uint32_t)), dsmSuccess);
+    assert_int_equal(dsm_malloc((void **)&out, elems * sizeof(uint32_t)), dsmSuccess);
+    assert_int_equal(dsm_memset(in, 0, elems * sizeof(uint32_t)), dsmSuccess);
+    dsm_launch_config cfg = {DSM_DIM3(8, 1, 1), DSM_DIM3(32, 1, 1), DSM_DIM3(4, 1, 1), 32 * sizeof(uint32_t)};
+    void *args[] = {&in, &out};
+    dsm_error_t err = dsm_launch_sync(&cfg, DSM_KERNEL(two_round_exchange), args);
+    if (err != dsmSuccess)
+        fail_msg("dsm_launch_sync returned %s (%s)", dsm_error_name(err), dsm_error_string(err));
+    dsm_free(in);
+    dsm_free(out);
+}
+
+/* The task says "exactly": four hazards, four barriers; a fifth costs a
+ * cluster-wide wait for nothing. Counted on the emulator only. */
+static void test_publish_then_read_uses_exactly_four_cluster_barriers(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    uint64_t arrivals = count_cluster_arrivals(launch_small, NULL);
+    uint64_t threads = 8 * 32;
+    if (arrivals != 4 * threads)
+        fail_msg("every thread passed %.2f cluster barriers (%llu arrivals of %llu threads); the task asks for "
+                 "exactly the four the hazards need",
+                 (double)arrivals / (double)threads, (unsigned long long)arrivals, (unsigned long long)threads);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_publish_then_read_two_rounds_match_the_cpu_in_clusters_of_2),
     cmocka_unit_test(test_publish_then_read_two_rounds_match_the_cpu_in_clusters_of_4),
     cmocka_unit_test(test_publish_then_read_two_rounds_match_the_cpu_in_clusters_of_8),
+    cmocka_unit_test(test_publish_then_read_uses_exactly_four_cluster_barriers),
 };
 
 DSM_TEST_MAIN(tests)

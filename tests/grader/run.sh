@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh: tests of the grader, the skeleton tools and tests/support on the fixture course in tests/grader/ (make grader-test).
+# run.sh: tests of the grader (grading, hints by failure kind, progress, watch), the skeleton tools, the chapters' no-solution check and tests/support on the fixture course in tests/grader/ (make grader-test).
 #
 # usage: tests/grader/run.sh [GRADER]   (from the repository root; GRADER defaults to build/tools/grade)
 set -uo pipefail
@@ -67,20 +67,31 @@ expect "a report printed by a passing test is not blamed" lacks "$out" "expected
 expect "a compile error: the compiler's error line" block "$out" ch01.no_compile "no_compile.c:4:12: error:"
 expect "a compile error: no warnings or notes" lacks "$out" "warning: control reaches end"
 expect "a compile error: the build log" block "$out" ch01.no_compile "log: $work/all/logs/ch01.no_compile.build.log"
+expect "a compile error: its hint.compile" block "$out" ch01.no_compile "hint: The compiler names the line: read its first error."
 expect "a crash: the signal's name" block "$out" ch02.crashes "crashed: SIGSEGV"
 expect "a crash: the test that crashed" block "$out" ch02.crashes "in test_crashes_first_of_nothing"
+expect "a crash: its hint.crash" block "$out" ch02.crashes "hint: A crash: which pointer was null?"
 expect "a hang: stopped at the time limit" block "$out" ch02.hangs "did not finish in 2 s: an infinite loop or a deadlock?"
 expect "a hang: the test that was running" block "$out" ch02.hangs "(test_hangs_wait_returns was running)"
+expect "a hang: its hint.timeout" block "$out" ch02.hangs "hint: Out of time: which loop never ends?"
 expect "a hang costs only the time limit (run took ${seconds} s)" test "$seconds" -lt 30
 expect "an emulator report: its first line" block "$out" ch02.emu_report "dsm-emu: error: lifetime trap"
 expect "an emulator report: its block up to the blank line" block "$out" ch02.emu_report "where     emu_report.c:7"
 expect "an emulator report: the test's own message" block "$out" ch02.emu_report "ERROR: launch returned 719"
+expect "an emulator report: its fix line whole, however long" block "$out" ch02.emu_report "so that a cut is seen: END-OF-FIX"
+expect "an emulator report: the hint of its kind (lifetime)" block "$out" ch02.emu_report "hint: A CTA ended while its memory was read."
+expect "an emulator report: not the first plain hint" lacks "$out" "hint: Read the report: it names the line."
+expect "a failed assertion: not the hint of another kind" lacks "$out" "A race hint that a failed assertion must not show."
+expect "results.json: the failure's kind" exercise_json "$json" ch02.emu_report '"kind": "lifetime"'
+expect "a header exercise: the missing file named is the header" block "$out" ch02.header_work "missing file: $fixture/src/ch02/header_work.h"
 expect "a missing file is named" block "$out" ch02.missing "missing file: $fixture/src/ch02/missing.c"
 expect "exit(0) before the tests finished is not a pass" grep -qE '^  FAIL +0/5 +ch02\.exits_early ' "$out"
 expect "exit(0) before the tests finished: said so" block "$out" ch02.exits_early "before its tests finished (in test_exits_early_finish_returns_1)"
+expect "a failing run: one next step, the first failure" test "$(grep -c 'Next: ' "$out")" = 1
+expect "a failing run: the course line says where the course stands" grep -qx 'Course: 1 of 9 exercises pass, 10/135 points.' "$out"
 expect "score per chapter: ch01" contains "$out" "Score ch01: 10/35"
-expect "score per chapter: ch02" contains "$out" "Score ch02: 0/95"
-expect "total score" grep -qx 'Score: 10/130' "$out"
+expect "score per chapter: ch02" contains "$out" "Score ch02: 0/100"
+expect "total score" grep -qx 'Score: 10/135' "$out"
 expect "results.json: total" grep -q '"score": 10,' "$json"
 expect "results.json: pass" exercise_json "$json" ch01.passes '"status": "pass", "outcome": "pass", "points": 10'
 expect "results.json: assertion" exercise_json "$json" ch01.fails_assertion '"outcome": "assertion"'
@@ -98,9 +109,13 @@ expect "no test process is left running" gone "$work/build/ch02/hangs/test_hangs
 echo "selection and expectations:"
 run_grader one --exercise ch01.passes
 expect "EX selects one exercise" grep -qx 'Score: 10/10' "$work/one.txt"
+expect "EX: a pass of one exercise does not claim that every exercise passes" lacks "$work/one.txt" "Every exercise"
+expect "EX: says the graded exercise passes" contains "$work/one.txt" "The exercise graded here passes."
+expect "EX: a progress line for the whole course, with the next exercise" \
+    contains "$work/one.txt" "Course: 1 of 9 exercises pass, 10/135 points. Next: ch01.fails_assertion"
 run_grader chapter --chapter 2
-expect "CH selects one chapter" grep -qx 'Score: 0/95' "$work/chapter.txt"
-expect "CH leaves other chapters out" lacks "$work/chapter.txt" "ch01."
+expect "CH selects one chapter" grep -qx 'Score: 0/100' "$work/chapter.txt"
+expect "CH leaves other chapters out" bash -c "! grep -qE '^  (PASS|FAIL) .* ch01\.' $work/chapter.txt"
 run_grader chapter03 --chapter ch01
 expect "CH accepts ch01" grep -qx 'Score: 10/35' "$work/chapter03.txt"
 run_grader unknown --exercise ch01.nope
@@ -120,6 +135,88 @@ GRADE_TIMEOUT=1 "$grader" --course "$fixture/course" --src "$fixture/src" --buil
     --exercise ch02.hangs --make-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' > "$work/env.txt" 2>&1
 expect "GRADE_TIMEOUT sets the time limit" contains "$work/env.txt" "did not finish in 1 s"
 
+echo "hints by the kind of the emulator's report:"
+kind_hint() { # NAME TITLE HINT: a report titled TITLE gets the hint HINT
+    FIXTURE_REPORT_TITLE=$2 run_grader "kind_$1" --exercise ch02.emu_report
+    expect "a report \"${2%%:*}...\" shows hint.$1" block "$work/kind_$1.txt" ch02.emu_report "hint: $3"
+}
+kind_hint race "data race on rank 0's shared memory: unordered write and read of the same word" "Two unordered accesses to one word."
+kind_hint unpublished "read of rank 1's shared memory that rank 1 wrote but never published" "Read before it was published."
+kind_hint deadlock "deadlock: every live thread of the cluster is blocked" "Every thread waits."
+kind_hint crash "access just outside rank 1's shared memory (64 bytes allocated)" "Read the report: it names the line."
+
+echo "progress:"
+"$grader" progress --course "$fixture/course" --src "$fixture/src" --out "$work/all" > "$work/progress.txt" 2>&1
+expect "progress: a bar and the points per chapter" grep -qE '^ch01 \[#+\.+\] +10/35 +points, 1 of 3 exercises$' "$work/progress.txt"
+expect "progress: each exercise's state" grep -qE '^ +fail +ch02\.crashes$' "$work/progress.txt"
+expect "progress: the next exercise, failing" contains "$work/progress.txt" "Next: ch01.fails_assertion ($fixture/src/ch01/fails_assertion.c, fails)"
+"$grader" progress --course "$fixture/course" --src "$fixture/src" --out "$work/fresh" > "$work/progress0.txt" 2>&1
+expect "progress: before any grading nothing passes, the first exercise is next" \
+    contains "$work/progress0.txt" "Course: 0 of 9 exercises pass, 0/135 points. Next: ch01.passes ($fixture/src/ch01/passes.c, not graded yet)"
+mkdir -p "$work/keep" && cp "$work/all/progress" "$work/keep/progress"
+"$grader" --course "$fixture/course" --src "$fixture/src" --build "$work/build" --out "$work/keep" --timeout 2 \
+    --make-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' --exercise ch01.passes > "$work/keep.txt" 2>&1
+expect "progress: a later run keeps the results of the earlier ones" grep -qx "ch02.crashes fail 0 crash" "$work/keep/progress"
+
+echo "watch:"
+mkdir -p "$work/watched" && cp -r "$fixture/src/." "$work/watched/"
+rm -rf "$work/watch" && mkdir -p "$work/watch" && cp "$work/all/progress" "$work/watch/progress"
+"$grader" watch --course "$fixture/course" --src "$work/watched" --build "$work/build-watch" --out "$work/watch" \
+    --timeout 2 --make-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' --watch-runs 2 > "$work/watch.txt" 2>&1 &
+watcher=$!
+# Wait for the first grading (the next exercise), then save another exercise's file.
+for _ in $(seq 600); do grep -q '^Course:' "$work/watch.txt" 2>/dev/null && break; sleep 0.1; done
+sleep 1.1 # a new modification time even on a coarse clock
+printf '\n/* saved */\n' >> "$work/watched/ch01/passes.c"
+for _ in $(seq 600); do kill -0 "$watcher" 2> /dev/null || break; sleep 0.1; done
+kill "$watcher" 2> /dev/null && echo "  (watch did not stop by itself)"
+wait "$watcher" 2> /dev/null
+expect "watch: first grades the next exercise to do" contains "$work/watch.txt" "== ch01.fails_assertion: the next exercise to do =="
+expect "watch: grades the exercise whose file was saved" contains "$work/watch.txt" "== ch01.passes: $work/watched/ch01/passes.c changed =="
+expect "watch: that grading ran the saved exercise" grep -qE '^  PASS +10/10 +ch01\.passes ' "$work/watch.txt"
+expect "watch: stops after --watch-runs gradings" test "$(grep -c '^Score: ' "$work/watch.txt")" = 2
+
+echo "chapters-check:"
+mkdir -p "$work/chapters"
+printf '```{.c include="tests/grader/skeleton/input.cu" marker="x"}\n```\n' > "$work/chapters/01-none.md"
+sh tools/skeleton/chapters_check.sh "$work/chapters" > "$work/cc0.txt" 2>&1
+expect "chapters-check: no include of solutions/ passes" contains "$work/cc0.txt" "chapters-check: OK: 0 includes"
+mkdir -p "$work/cc/solutions/ch01" && cat > "$work/cc/solutions/ch01/k.cu" <<'EOF_K'
+// BOOK-BEGIN(shape)
+void k(void)
+{
+    // BEGIN SOLUTION
+    //~ // TODO: do it
+    do_it();
+    // END SOLUTION
+}
+// BOOK-END(shape)
+// BOOK-BEGIN(around)
+void helper(void) {}
+// BOOK-END(around)
+// BEGIN SOLUTION
+// BOOK-BEGIN(inside)
+int answer = 42;
+// BOOK-END(inside)
+// END SOLUTION
+EOF_K
+printf '```{.c include="solutions/ch01/k.cu" marker="around"}\n```\n' > "$work/cc/02-ok.md"
+printf 'text\n```{.c include="solutions/ch01/k.cu" marker="shape"}\n```\n' > "$work/cc/03-shape.md"
+printf '```{.c include="solutions/ch01/k.cu" marker="inside"}\n```\n' > "$work/cc/04-inside.md"
+printf '```{.c include="solutions/ch01/k.cu"}\n```\n' > "$work/cc/05-whole.md"
+cc() { (cd "$work/cc" && sh "$OLDPWD/tools/skeleton/chapters_check.sh" "$@"); }
+cc 02-ok.md > "$work/cc1.txt" 2>&1
+expect "chapters-check: a region outside solution blocks passes" contains "$work/cc1.txt" "chapters-check: OK: 1 includes"
+cc 03-shape.md > "$work/cc2.txt" 2>&1
+echo $? > "$work/cc2.rc"
+expect "chapters-check: a region around a solution block fails" test "$(cat "$work/cc2.rc")" = 1
+expect "chapters-check: names the chapter line and the solution line" contains "$work/cc2.txt" "03-shape.md:2: shows solution code: solutions/ch01/k.cu:6"
+cc 04-inside.md > "$work/cc3.txt" 2>&1
+expect "chapters-check: a region inside a solution block fails" contains "$work/cc3.txt" "04-inside.md:1: shows solution code"
+cc 05-whole.md > "$work/cc4.txt" 2>&1
+expect "chapters-check: a whole solution file fails" contains "$work/cc4.txt" "05-whole.md:1: shows solution code"
+expect "chapters-check: the course's chapters show no solution code" sh tools/skeleton/chapters_check.sh chapters
+
 echo "course metadata checks:"
 mkdir -p "$work/badcourse"
 printf '[ch01.bad]\nchapter = 2\nfile = ch01/x.cu\npoints = ten\ntitle = t\nhint = h\n[ch01.bad]\nchapter = 1\n' > "$work/badcourse/ch01.ini"
@@ -130,6 +227,11 @@ expect "bad metadata: wrong chapter" contains "$work/bad.txt" "says chapter = 2"
 expect "bad metadata: points not a number" contains "$work/bad.txt" "points must be a whole number"
 expect "bad metadata: no test" contains "$work/bad.txt" "has no 'test'"
 expect "bad metadata: duplicate id" contains "$work/bad.txt" "appears twice"
+printf '[ch01.kinds]\nchapter = 1\nfile = ch01/x.cu\ntest = t.c\npoints = 1\ntitle = t\nhint = h\nhint.wrong = w\nhint.lifetim = typo\nhint.wrong = again\n' > "$work/badcourse/ch01.ini"
+"$grader" --course "$work/badcourse" --src "$fixture/src" --out "$work/bad" > "$work/bad3.txt" 2>&1
+expect "bad metadata: an unknown hint kind is named" contains "$work/bad3.txt" "key 'hint.lifetim'"
+expect "bad metadata: a repeated hint kind" contains "$work/bad3.txt" "key 'hint.wrong' repeated"
+expect "bad metadata: a known hint kind is accepted" lacks "$work/bad3.txt" "key 'hint.wrong' (line"
 printf '[ch01.x]\nnot a key value line\n' > "$work/badcourse/ch01.ini"
 "$grader" --course "$work/badcourse" --src "$fixture/src" --out "$work/bad" > "$work/bad2.txt" 2>&1
 expect "bad metadata: syntax error with file and line" contains "$work/bad2.txt" "$work/badcourse/ch01.ini:2: expected [id] or key = value"
@@ -144,6 +246,11 @@ expect "the first call does not show hint 2" lacks "$work/hint1.txt" "hint 2 of 
 expect "the second call shows hint 2" contains "$work/hint2.txt" "> hint 2 of 2: out[i] = factor * in[i]; for every i < n."
 expect "the count is remembered" test "$(cat "$work/hints/hints/ch01.passes")" = 2
 expect "after the last hint all are shown again" contains "$work/hint3.txt" "no more hints"
+"$grader" hint ch02.emu_report --course "$fixture/course" --out "$work/all" > "$work/hint-kind.txt" 2>&1
+expect "make hint adds the hint for the last grade's kind of failure" \
+    contains "$work/hint-kind.txt" "for your last grade's failure (lifetime): A CTA ended while its memory was read."
+"$grader" hint ch02.crashes --course "$fixture/course" --out "$work/hints" > "$work/hint-nokind.txt" 2>&1
+expect "make hint without a recorded failure shows no kind hint" lacks "$work/hint-nokind.txt" "for your last grade"
 
 echo "reset:"
 mkdir -p "$work/learner/ch01"

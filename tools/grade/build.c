@@ -25,13 +25,14 @@ void build_plan(const options *o, result *r, size_t n)
         const exercise *e = r[i].ex;
         char *stem = strip_extension(e->file);
         char *test_stem = strip_extension(path_basename(e->test));
-        r[i].source = xasprintf("%s/%s", o->src_dir, e->file);
+        r[i].source = xasprintf("%s/%s", o->src_dir, e->build_file);
+        r[i].edit = xasprintf("%s/%s", o->src_dir, e->file);
         r[i].unit = exercise_unit(e);
         r[i].obj_dir = xasprintf("%s/%s", o->build_dir, stem);
         r[i].binary = xasprintf("%s/%s", r[i].obj_dir, test_stem);
         r[i].build_log = xasprintf("%s/logs/%s.build.log", o->out_dir, e->id);
         r[i].run_log = xasprintf("%s/logs/%s.log", o->out_dir, e->id);
-        r[i].missing = !path_exists(r[i].source) || !path_exists(e->test);
+        r[i].missing = !path_exists(r[i].source) || !path_exists(r[i].edit) || !path_exists(e->test);
         free(stem);
         free(test_stem);
     }

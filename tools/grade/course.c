@@ -10,6 +10,23 @@
 #include "ini.h"
 #include "util.h"
 
+static const char *const KIND_NAMES[KIND_COUNT] = {
+    "compile", "wrong", "lifetime", "unpublished", "race", "deadlock", "timeout", "crash",
+};
+
+const char *failure_kind_name(failure_kind k)
+{
+    return k >= 0 && k < KIND_COUNT ? KIND_NAMES[k] : "none";
+}
+
+failure_kind failure_kind_from_name(const char *name)
+{
+    for (int k = 0; k < KIND_COUNT; ++k)
+        if (strcmp(name, KIND_NAMES[k]) == 0)
+            return (failure_kind)k;
+    return KIND_NONE;
+}
+
 static int compare_names(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -93,6 +110,13 @@ static exercise from_section(const ini_file *f, const ini_section *s, strbuf *pr
         if (strcmp(en->key, "hint") == 0) {
             e.hints = xrealloc(e.hints, (e.hint_count + 1) * sizeof *e.hints);
             e.hints[e.hint_count++] = xstrdup(en->value);
+        } else if (starts_with(en->key, "hint.")) {
+            failure_kind k = failure_kind_from_name(en->key + 5);
+            if (k == KIND_NONE)
+                sb_printf(problems, "%s key '%s' (line %d): the kinds are compile, wrong, lifetime, "
+                          "unpublished, race, deadlock, timeout, crash\n", where, en->key, en->line);
+            else
+                set_once(&e.kind_hints[k], en, where, problems);
         } else if (strcmp(en->key, "chapter") == 0) {
             set_once(&chapter, en, where, problems);
         } else if (strcmp(en->key, "points") == 0) {
@@ -129,8 +153,13 @@ static exercise from_section(const ini_file *f, const ini_section *s, strbuf *pr
         sb_printf(problems, "%s has no 'file'\n", where);
     } else {
         size_t n = strlen(e.file);
-        if (!(n > 3 && strcmp(e.file + n - 3, ".cu") == 0) && !(n > 2 && strcmp(e.file + n - 2, ".c") == 0))
-            sb_printf(problems, "%s file must be a kernel (.cu) or host C (.c): '%s'\n", where, e.file);
+        if (n > 2 && strcmp(e.file + n - 2, ".h") == 0) /* a header: built through its kernel */
+            e.build_file = xasprintf("%.*s.cu", (int)(n - 2), e.file);
+        else if ((n > 3 && strcmp(e.file + n - 3, ".cu") == 0) || (n > 2 && strcmp(e.file + n - 2, ".c") == 0))
+            e.build_file = xstrdup(e.file);
+        else
+            sb_printf(problems, "%s file must be a kernel (.cu), host C (.c) or a header (.h) "
+                      "built through the .cu of the same name: '%s'\n", where, e.file);
     }
     if (e.test == NULL || *e.test == '\0')
         sb_printf(problems, "%s has no 'test'\n", where);
@@ -252,8 +281,15 @@ char *exercise_unit(const exercise *e)
     return unit;
 }
 
+const char *exercise_hint_for(const exercise *e, failure_kind k)
+{
+    if (k >= 0 && k < KIND_COUNT && e->kind_hints[k] != NULL)
+        return e->kind_hints[k];
+    return e->hints[0];
+}
+
 bool exercise_is_kernel(const exercise *e)
 {
-    size_t n = strlen(e->file);
-    return n > 3 && strcmp(e->file + n - 3, ".cu") == 0;
+    size_t n = strlen(e->build_file);
+    return n > 3 && strcmp(e->build_file + n - 3, ".cu") == 0;
 }

@@ -5,16 +5,38 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The kinds of failure an exercise can carry a hint for (`hint.<kind> = ...`). */
+typedef enum failure_kind {
+    KIND_COMPILE,     /* the test binary did not build */
+    KIND_WRONG,       /* a test's assertion failed: a wrong value */
+    KIND_LIFETIME,    /* emulator: a CTA's shared memory used after (or unordered with) its exit */
+    KIND_UNPUBLISHED, /* emulator: a remote read of data not yet written and published */
+    KIND_RACE,        /* emulator: unordered conflicting accesses, or schedule-dependent results */
+    KIND_DEADLOCK,    /* emulator: every thread blocked, or a barrier misused */
+    KIND_TIMEOUT,     /* the time limit */
+    KIND_CRASH,       /* a signal, a bad address, an invalid launch */
+    KIND_COUNT,
+    KIND_NONE = -1    /* passed, or a file is missing */
+} failure_kind;
+
+/* "compile", "wrong", ... for a kind (the ini's spelling); "none" for KIND_NONE. */
+const char *failure_kind_name(failure_kind k);
+
+/* The kind spelled name, or KIND_NONE. */
+failure_kind failure_kind_from_name(const char *name);
+
 /* One exercise, as its [chNN.name] section describes it. */
 typedef struct exercise {
     char *id;          /* "ch02.ring_shift" */
     int chapter;       /* 2 */
-    char *file;        /* "ch02/ring_shift.cu", relative to exercises/ and solutions/ */
+    char *file;        /* what the learner edits: "ch02/ring_shift.cu", relative to exercises/ and solutions/ */
+    char *build_file;  /* what is compiled: file, or for a header ch02/x.h the kernel ch02/x.cu beside it */
     char *test;        /* "tests/ch02/test_ring_shift.c", relative to the repository */
     int points;
     char *title;
     char **hints;      /* at least one */
     size_t hint_count;
+    char *kind_hints[KIND_COUNT]; /* hint.<kind>, or NULL */
 } exercise;
 
 typedef struct course {
@@ -24,8 +46,9 @@ typedef struct course {
 
 /* Loads every *.ini file of dir, in name order, exercises in file order.
  * Checks each exercise against docs/CONVENTIONS.md (id chNN.snake_name in
- * chNN.ini, chapter, file (.cu or .c), test, points, title, one hint or more;
- * only hint repeats; ids unique) and dies listing every problem found. */
+ * chNN.ini, chapter, file (.cu, .c, or a .h compiled through the .cu of the
+ * same stem), test, points, title, one hint or more; hint.<kind> only for the
+ * kinds above; only hint repeats; ids unique) and dies listing every problem found. */
 void course_load(const char *dir, course *c);
 
 /* Keeps the exercises whose chapter is in chapters ("3", "03", "ch03", comma
@@ -39,7 +62,10 @@ const exercise *course_find(const course *c, const char *id);
 /* The exercise's DSM_UNIT: its id with '.' replaced by '_', newly allocated. */
 char *exercise_unit(const exercise *e);
 
-/* True for a kernel file (.cu), false for host-only C (.c). */
+/* The hint for a failure of kind k: hint.<k> when the exercise has one, else its first hint. */
+const char *exercise_hint_for(const exercise *e, failure_kind k);
+
+/* True for a kernel (build_file .cu), false for host-only C (.c). */
 bool exercise_is_kernel(const exercise *e);
 
 #endif

@@ -14,7 +14,7 @@
 
 #define MAX_COMPILER_LINES 6
 #define MAX_MESSAGE_LINES 8
-#define MAX_REPORT_LINES 20
+#define MAX_REPORT_LINES 60 /* room for the per-CTA timeline of lifetime and race reports */
 #define MAX_TAIL_LINES 6
 #define MAX_LINE_CHARS 200
 
@@ -315,10 +315,11 @@ static void failed_test_lines(const lines *l, const run_facts *f, strbuf *d)
     }
 }
 
+/* The emulator's report, whole lines: its fix and timeline must not be cut. */
 static void report_lines(const lines *l, const run_facts *f, strbuf *d)
 {
     for (size_t i = 0; i < f->report_n && i < MAX_REPORT_LINES; ++i)
-        add_line(d, "", l->line[f->report_at + i]);
+        sb_printf(d, "%s\n", l->line[f->report_at + i]);
     if (f->report_n > MAX_REPORT_LINES)
         add_line(d, "", "... (the whole report is in the log)");
 }
@@ -328,6 +329,39 @@ static int exception_signal(const char *exception)
 {
     const char *open = strrchr(exception, '(');
     return open != NULL ? atoi(open + 1) : 0;
+}
+
+/* The kind of an emulator report, from its first line ("dsm-emu: error: lifetime trap: ..."). */
+static failure_kind report_kind(const char *first)
+{
+    static const struct { const char *word; failure_kind kind; } words[] = {
+        {"lifetime", KIND_LIFETIME},   {"publish", KIND_UNPUBLISHED}, {"uninitialised", KIND_UNPUBLISHED},
+        {"poison", KIND_UNPUBLISHED},  {"before the bulk copy", KIND_UNPUBLISHED},
+        {"race", KIND_RACE},           {"overwrite", KIND_RACE},      {"depend on the schedule", KIND_RACE},
+        {"deadlock", KIND_DEADLOCK},   {"divergence", KIND_DEADLOCK}, {"arrive", KIND_DEADLOCK},
+        {"too long", KIND_TIMEOUT},
+    };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)
+        if (strstr(first, words[i].word) != NULL)
+            return words[i].kind;
+    return KIND_CRASH; /* a bad address, a rank out of range, an invalid launch */
+}
+
+/* The hint kind of a finished diagnosis. */
+static failure_kind kind_of(const result *r, const lines *l, const run_facts *f)
+{
+    const char *report = f->report_n > 0 ? l->line[f->report_at] : NULL;
+    switch (r->outcome) {
+    case OUTCOME_PASS:
+    case OUTCOME_MISSING: return KIND_NONE;
+    case OUTCOME_COMPILE: return KIND_COMPILE;
+    case OUTCOME_TIMEOUT: return report != NULL && report_kind(report) == KIND_DEADLOCK ? KIND_DEADLOCK : KIND_TIMEOUT;
+    case OUTCOME_CRASH: return report != NULL && report_kind(report) != KIND_CRASH ? report_kind(report) : KIND_CRASH;
+    case OUTCOME_EMULATOR: return report_kind(report != NULL ? report : "");
+    case OUTCOME_ASSERTION:
+    case OUTCOME_FAILED: return report != NULL ? report_kind(report) : KIND_WRONG;
+    }
+    return KIND_WRONG;
 }
 
 static void diagnose_run(const options *o, result *r)
@@ -394,18 +428,20 @@ static void diagnose_run(const options *o, result *r)
         if (f.seed != NULL)
             add_line(d, "", f.seed);
     }
+    r->kind = kind_of(r, &l, &f);
     free_lines(&l);
 }
 
 void diagnose(const options *o, result *r)
 {
     r->detail = (strbuf){0};
+    r->kind = KIND_NONE;
     if (r->missing) {
         r->outcome = OUTCOME_MISSING;
-        const char *what = path_exists(r->source) ? r->ex->test : r->source;
+        const char *what = !path_exists(r->edit) ? r->edit : !path_exists(r->source) ? r->source : r->ex->test;
         r->reason = xasprintf("missing file: %s", what);
         add_line(&r->detail, "", r->reason);
-        if (!path_exists(r->source))
+        if (!path_exists(r->source) || !path_exists(r->edit))
             add_linef(&r->detail, "(make reset EX=%s restores the skeleton)", r->ex->id);
     } else if (!r->built) {
         r->outcome = OUTCOME_COMPILE;
@@ -419,6 +455,7 @@ void diagnose(const options *o, result *r)
             free(make_log);
         }
         r->reason = xasprintf("compile error: %s", first ? first : "(see the build log)");
+        r->kind = KIND_COMPILE;
         free(first);
     } else {
         diagnose_run(o, r);

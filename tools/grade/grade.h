@@ -47,7 +47,8 @@ typedef enum outcome {
 
 typedef struct result {
     const exercise *ex;
-    char *source;      /* src_dir/file */
+    char *source;      /* src_dir/build_file: what is compiled */
+    char *edit;        /* src_dir/file: what the learner edits */
     char *unit;        /* DSM_UNIT */
     char *obj_dir;     /* where its objects go */
     char *binary;      /* the test binary */
@@ -60,6 +61,7 @@ typedef struct result {
     int wait_status;
     double seconds;
     outcome outcome;
+    failure_kind kind; /* which hint.<kind> fits the failure (KIND_NONE for a pass) */
     int points;        /* earned */
     char *reason;      /* one line, for results.json */
     strbuf detail;     /* lines shown under a failure */

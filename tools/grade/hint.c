@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "progress.h"
 #include "util.h"
 
 int hint_command(const course *c, const char *id, const char *out_dir)
@@ -33,6 +34,10 @@ int hint_command(const course *c, const char *id, const char *out_dir)
             printf("  hint %zu of %zu: %s\n", i + 1, n, e->hints[i]);
         printf("(no more hints: the book's appendix has the full solution)\n");
     }
+    /* The hint for the way the last `make grade` failed, when the exercise has one. */
+    failure_kind k = progress_last_kind(out_dir, id);
+    if (k != KIND_NONE && e->kind_hints[k] != NULL)
+        printf("for your last grade's failure (%s): %s\n", failure_kind_name(k), e->kind_hints[k]);
     char count[32];
     int len = snprintf(count, sizeof count, "%zu\n", shown);
     if (!mkdir_p(dir) || !write_file_atomic(path, count, (size_t)len))

@@ -6,7 +6,9 @@
 
 /* Prints the next hint of exercise id that was not shown yet (after the ones
  * already shown, all of them once every one was) and records how many were
- * shown in out_dir/hints/<id>. Returns the exit status (0). */
+ * shown in out_dir/hints/<id>. When the last grading recorded in
+ * out_dir/progress failed in a way the exercise has a hint.<kind> for, that
+ * hint follows. Returns the exit status (0). */
 int hint_command(const course *c, const char *id, const char *out_dir);
 
 #endif

@@ -9,15 +9,19 @@
 #include "diagnose.h"
 #include "grade.h"
 #include "hint.h"
+#include "progress.h"
 #include "report.h"
 #include "reset.h"
 #include "run.h"
 #include "util.h"
+#include "watch.h"
 
 static const char USAGE[] =
     "usage: grade [options]              build and run the exercises' tests, print the score\n"
     "       grade hint ID [options]      show the next hint of exercise ID\n"
     "       grade reset ID [options]     restore exercise ID's skeleton (saving your file first)\n"
+    "       grade watch [options]        grade the exercise you edit each time you save it\n"
+    "       grade progress [options]     what passes so far, per chapter, and what to do next\n"
     "options:\n"
     "  --course DIR      metadata files DIR/*.ini (course)\n"
     "  --src DIR         the sources graded (exercises)\n"
@@ -35,13 +39,15 @@ static const char USAGE[] =
     "                    fail: exit 1 unless every exercise compiles and fails\n"
     "  --solutions DIR   reset: where skeletons come from (solutions)\n"
     "  --skeleton FILE   reset: the generator (tools/skeleton/skeleton.awk)\n"
-    "  --backup DIR      reset: where your files are saved (.backup)\n";
+    "  --backup DIR      reset: where your files are saved (.backup)\n"
+    "  --watch-runs N    watch: stop after N gradings (for tests; default: until Ctrl-C)\n";
 
 typedef struct command_line {
     options o;
-    const char *verb; /* NULL (grade), "hint" or "reset" */
+    const char *verb; /* NULL (grade), "hint", "reset", "watch" or "progress" */
     const char *id;
     reset_paths reset;
+    int watch_runs;   /* 0: until interrupted */
 } command_line;
 
 static double positive_number(const char *name, const char *s)
@@ -71,6 +77,8 @@ static command_line parse(int argc, char **argv)
         if (i >= argc || argv[i][0] == '-' || argv[i][0] == '\0')
             die("%s needs an exercise id: make %s EX=chNN.name", c.verb, c.verb);
         c.id = argv[i++];
+    } else if (i < argc && (strcmp(argv[i], "watch") == 0 || strcmp(argv[i], "progress") == 0)) {
+        c.verb = argv[i++];
     }
     for (; i < argc; ++i) {
         const char *opt = argv[i];
@@ -95,6 +103,7 @@ static command_line parse(int argc, char **argv)
         else if (strcmp(opt, "--solutions") == 0) c.reset.solutions_dir = v;
         else if (strcmp(opt, "--skeleton") == 0) c.reset.skeleton_awk = v;
         else if (strcmp(opt, "--backup") == 0) c.reset.backup_dir = v;
+        else if (strcmp(opt, "--watch-runs") == 0) c.watch_runs = (int)positive_number(opt, v);
         else if (strcmp(opt, "--make-arg") == 0) {
             c.o.make_args = xrealloc(c.o.make_args, (c.o.make_arg_count + 1) * sizeof *c.o.make_args);
             c.o.make_args[c.o.make_arg_count++] = v;
@@ -159,7 +168,7 @@ static int check_expectation(const options *o, const result *r, size_t n)
     return bad ? 1 : 0;
 }
 
-static int grade(const options *o, course *c)
+static int grade(const options *o, course *c, const course *full)
 {
     size_t n = c->count;
     result *r = calloc(n ? n : 1, sizeof *r);
@@ -188,11 +197,18 @@ static int grade(const options *o, course *c)
     for (size_t i = 0; i < n && first_failure == NULL; ++i)
         if (r[i].outcome != OUTCOME_PASS)
             first_failure = &r[i];
-    if (o->expect == EXPECT_NOTHING && first_failure != NULL)
-        printf("Next: fix %s, then make grade EX=%s (make hint EX=%s for more hints).\n",
-               first_failure->source, first_failure->ex->id, first_failure->ex->id);
-    else if (o->expect == EXPECT_NOTHING && n > 0)
-        printf("Every exercise passes.\n");
+    if (o->expect == EXPECT_NOTHING && n > 0) {
+        /* The learner's run: remember it, and say where the whole course stands. */
+        progress_record(o->out_dir, r, n);
+        progress p = progress_load(full, o->out_dir);
+        if (first_failure != NULL)
+            printf("Next: fix %s, then make grade EX=%s (make hint EX=%s for more hints).\n",
+                   first_failure->edit, first_failure->ex->id, first_failure->ex->id);
+        else if (n < full->count)
+            printf("%s exercise%s graded here pass%s.\n", n == 1 ? "The" : "All", n == 1 ? "" : "s",
+                   n == 1 ? "es" : "");
+        progress_line(stdout, &p, o->src_dir, first_failure == NULL); /* one "Next" at a time */
+    }
     return check_expectation(o, r, n);
 }
 
@@ -203,8 +219,14 @@ int main(int argc, char **argv)
     course_load(c.o.course_dir, &crs);
     if (c.verb != NULL && strcmp(c.verb, "hint") == 0)
         return hint_command(&crs, c.id, c.o.out_dir);
-    if (c.verb != NULL)
+    if (c.verb != NULL && strcmp(c.verb, "reset") == 0)
         return reset_command(&crs, c.id, &c.reset);
+    if (c.verb != NULL && strcmp(c.verb, "progress") == 0)
+        return progress_command(&crs, c.o.out_dir, c.o.src_dir);
+    if (c.verb != NULL)
+        return watch_command(&crs, argc, argv, c.o.src_dir, c.o.out_dir, c.watch_runs);
+    course full;
+    course_load(c.o.course_dir, &full);
     course_select(&crs, c.o.chapters, c.o.ids);
-    return grade(&c.o, &crs);
+    return grade(&c.o, &crs, &full);
 }

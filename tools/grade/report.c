@@ -45,7 +45,7 @@ void report_exercise(const options *o, const result *r, int id_width)
     if (!pass) {
         if (r->detail.data != NULL)
             print_indented(r->detail.data);
-        printf(DETAIL_INDENT "hint: %s\n", r->ex->hints[0]);
+        printf(DETAIL_INDENT "hint: %s\n", exercise_hint_for(r->ex, r->kind));
         const char *log = r->outcome == OUTCOME_COMPILE ? r->build_log : r->run_log;
         if (r->outcome != OUTCOME_MISSING)
             printf(DETAIL_INDENT "log: %s\n", path_exists(log) ? log : "(none)");
@@ -136,6 +136,8 @@ void report_json(const options *o, const result *r, size_t n)
                   r[i].ex->chapter, r[i].outcome == OUTCOME_PASS ? "pass" : "fail",
                   outcome_name(r[i].outcome), r[i].points, r[i].ex->points);
         json_string(&j, r[i].reason);
+        sb_add(&j, ", \"kind\": ");
+        json_string(&j, failure_kind_name(r[i].kind));
         sb_add(&j, ", \"log\": ");
         json_string(&j, r[i].outcome == OUTCOME_MISSING   ? ""
                         : r[i].outcome == OUTCOME_COMPILE ? r[i].build_log
