@@ -237,6 +237,27 @@ test_make_book_fails_when_a_shown_plot_has_no_csv() {
         has "needs bench/results/ch01-latency-ladder-h200.csv" err.txt && [ ! -e build/figures/ch01-latency-ladder-h200.svg ]
 }
 
+# A plot script whose line `# csv: <path>` names a CSV elsewhere (the committed H200 run).
+plot_script_naming_its_csv() {
+    mkdir -p figures/plots bench/results/bench-h200 &&
+        cp bench/results/ch01-latency-ladder-h200.csv bench/results/bench-h200/ladder.csv &&
+        sed '1a # csv: bench/results/bench-h200/ladder.csv' "$ROOT/figures/plots/ch01-latency-ladder-h200.gp" \
+            > figures/plots/ladder.gp &&
+        printf '\n![Plot.](build/figures/ladder.svg)\n' >> chapters/03-figures.md
+}
+
+test_make_book_draws_a_plot_from_the_csv_its_script_names() {
+    fixture_repo_with_all_figures && plot_script_naming_its_csv &&
+        fixture_make build/book/parts/03-figures.json >make.txt 2>err.txt &&
+        has 'fixture peer' build/figures/ladder.svg && has "csv='bench/results/bench-h200/ladder.csv'" make.txt
+}
+
+test_plot_whose_named_csv_is_missing_fails_naming_that_csv() {
+    fixture_repo_with_all_figures && plot_script_naming_its_csv && rm bench/results/bench-h200/ladder.csv &&
+        ! fixture_make build/book/parts/03-figures.json >make.txt 2>err.txt &&
+        has "needs bench/results/bench-h200/ladder.csv" err.txt
+}
+
 test_make_book_fails_on_a_deleted_marker_naming_file_and_marker() {
     fixture_repo_with_all_figures && fixture_make book >make.txt 2>err.txt &&
         sed -i '/BOOK-END(outer)/d' src/regions.cu &&
