@@ -2,8 +2,6 @@
 #include "dsm.h"
 #include "big_histogram.h"
 
-#define BIG_HISTOGRAM_THREADS 256
-
 /* Counts input[0..n) into bins[0..nbins) (values >= nbins in the last bin).
  * CTA r of each cluster owns the bins [r * per, min(nbins, (r + 1) * per)),
  * per = ceil(nbins / cluster size), in its dynamic shared memory (per * 4

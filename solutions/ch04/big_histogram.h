@@ -9,6 +9,9 @@
 extern "C" {
 #endif
 
+/* Threads per CTA of big_histogram. */
+#define BIG_HISTOGRAM_THREADS 256
+
 /* Shared memory one CTA may use on Hopper after opting in: 227 KB. */
 #define BIG_HISTOGRAM_SMEM_PER_CTA_MAX ((size_t)227 * 1024)
 
