@@ -50,8 +50,8 @@ static dsm_error_t allow_share(dsm_kernel_t kernel, size_t share)
         return dsmErrorInvalidValue;
     return dsm_func_set_max_dynamic_smem(kernel, (int)share);
 }
-// END SOLUTION
 
+// END SOLUTION
 dsm_error_t fit_cluster_plan(dsm_kernel_t kernel, int threads, size_t bytes, cluster_plan *plan)
 {
     if (kernel == NULL || plan == NULL || bytes == 0 || threads < 1 || threads > 1024)
