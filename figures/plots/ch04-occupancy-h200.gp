@@ -4,6 +4,7 @@
 #   13 the max active clusters, 14 the CTAs resident. Sweeps over cluster sizes 1..16 at 2 CTAs
 #   per SM (sweep_1024t_64k, sweep_128t_100k: the same answers) and at 1 (sweep_1024t_160k).
 #   Idle SMs = 132 - CTAs resident / CTAs per SM.
+# Points are drawn as circles: WeasyPrint (the PDF) cannot draw gnuplot's point symbols.
 # Output: build/figures/ch04-occupancy-h200.svg (mk/book.mk passes csv and out):
 #   gnuplot -e "csv='bench/results/occupancy_h200.csv'; out='build/figures/ch04-occupancy-h200.svg'" ch04-occupancy-h200.gp
 set terminal svg size 760,560 fixed enhanced font "DejaVu Sans,13" background rgb "white"
@@ -23,8 +24,10 @@ set key top right
 set ylabel "resident clusters"
 set logscale y 2
 set yrange [4:512]
-plot csv using (two_per_sm(0) ? $6 : NaN):13 smooth unique with linespoints lw 2 pt 7 lc rgb "#1f5f99" title "2 CTAs per SM (64 KB and 1024 threads, or 100 KB and 128)", \
-     ''  using (is("sweep_1024t_160k") ? $6 : NaN):13 smooth unique with linespoints lw 2 pt 5 lc rgb "#c77c02" title "1 CTA per SM (160 KB, 1024 threads)"
+plot csv using (two_per_sm(0) ? $6 : NaN):13 smooth unique with lines lw 2 lc rgb "#1f5f99" title "2 CTAs per SM (64 KB and 1024 threads, or 100 KB and 128)", \
+     ''  using (is("sweep_1024t_160k") ? $6 : NaN):13 smooth unique with lines lw 2 lc rgb "#c77c02" title "1 CTA per SM (160 KB, 1024 threads)", \
+     ''  using (two_per_sm(0) ? $6 : NaN):13:(0.13) with circles fill solid lc rgb "#1f5f99" notitle, \
+     ''  using (is("sweep_1024t_160k") ? $6 : NaN):13:(0.13) with circles fill solid lc rgb "#c77c02" notitle
 unset logscale y
 set yrange [0:*]
 set xlabel "cluster size (CTAs)"
