@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "fit_cluster.h"
 #include "dsm_emu_control.h"
 #include "model/device_model.h"
@@ -77,6 +78,8 @@ static void test_fit_cluster_plan_matches_the_device_model_on_every_modelled_gpu
     if (!test_on_emulator())
         skip();     /* a GPU is one device: the next test checks it against its own occupancy API */
     static const int threads[] = {64, 128, 256, 512, 1024};
+    const char *was = getenv("DSM_EMU_DEVICE");
+    char *saved = was ? strdup(was) : NULL;   /* the learner's own choice, restored for the other tests */
     for (int mi = 0; mi < dsm_model_count(); mi++) {
         const dsm_device_model *m = dsm_model_at(mi);
         setenv("DSM_EMU_DEVICE", m->name, 1);
@@ -88,7 +91,12 @@ static void test_fit_cluster_plan_matches_the_device_model_on_every_modelled_gpu
             expect_plan(m->name, t, bytes, expected_plan(m, t, bytes), got, err);
         }
     }
-    unsetenv("DSM_EMU_DEVICE");
+    if (saved) {
+        setenv("DSM_EMU_DEVICE", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("DSM_EMU_DEVICE");
+    }
 }
 
 static void test_fit_cluster_plan_agrees_with_the_occupancy_api_and_prefers_more_resident_clusters(void **state)
