@@ -17,7 +17,7 @@ __global__ void big_histogram(uint32_t *bins, int nbins, const uint32_t *input, 
     // BOOK-BEGIN(setup)
     for (uint32_t j = threadIdx.x; j < per; j += blockDim.x)
         smem[j] = 0;
-    dsm_cluster_sync();     /* every slice is zeroed, and every CTA has started, before anyone counts */
+    dsm_cluster_sync();     /* every slice zeroed, every CTA started, before anyone counts */
     // BOOK-END(setup)
 
     // BEGIN SOLUTION
