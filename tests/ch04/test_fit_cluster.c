@@ -36,10 +36,10 @@ static void expect_plan(const char *device, int threads, size_t bytes, cluster_p
 {
     if (err != dsmSuccess || got.cluster_size != want.cluster_size || got.smem_per_cta != want.smem_per_cta ||
         got.resident_clusters != want.resident_clusters)
-        fail_msg("%s, %d threads, working set %zu B: expected cluster %d, %zu B per CTA, %d resident clusters; "
-                 "got %s, cluster %d, %zu B per CTA, %d resident clusters",
-                 device, threads, bytes, want.cluster_size, want.smem_per_cta, want.resident_clusters,
-                 dsm_error_name(err), got.cluster_size, got.smem_per_cta, got.resident_clusters);
+        fail_msg("expected cluster %d (%d resident, %zu B per CTA), got %s, cluster %d (%d resident, %zu B "
+                 "per CTA), on %s for %d threads and a working set of %zu B",
+                 want.cluster_size, want.resident_clusters, want.smem_per_cta, dsm_error_name(err),
+                 got.cluster_size, got.resident_clusters, got.smem_per_cta, device, threads, bytes);
 }
 
 /* Launches through fit_cluster_launch (at most max_clusters clusters) and checks every word of every

@@ -62,11 +62,11 @@ static void expect(const gpu_desc *gpu, const char *gpu_name, const kernel_shape
     int got = -12345;
     dsm_error_t err = occupancy_max_active_clusters(gpu, k, &got);
     if (err != want_err || (want_err == dsmSuccess && got != want_clusters))
-        fail_msg("%s, cluster %d, %d threads, %zu B static + %zu B dynamic shared memory, %d registers/thread, "
-                 "max dynamic attribute %zu, non-portable %d: expected %s and %d clusters, got %s and %d",
-                 gpu_name, k->cluster_size, k->threads_per_block, k->static_smem, k->dynamic_smem,
-                 k->regs_per_thread, k->max_dynamic_smem_attr, k->non_portable_allowed, dsm_error_name(want_err),
-                 want_clusters, dsm_error_name(err), got);
+        fail_msg("expected %d clusters (%s), got %d (%s) on %s: cluster %d, %d threads, %zu B static + %zu B "
+                 "dynamic shared memory, %d registers/thread, max dynamic attribute %zu, non-portable %d",
+                 want_clusters, dsm_error_name(want_err), got, dsm_error_name(err), gpu_name, k->cluster_size,
+                 k->threads_per_block, k->static_smem, k->dynamic_smem, k->regs_per_thread,
+                 k->max_dynamic_smem_attr, k->non_portable_allowed);
 }
 
 static void test_occupancy_matches_every_shape_measured_on_the_h200(void **state)
