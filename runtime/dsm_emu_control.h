@@ -49,6 +49,16 @@ const dsm_report *dsm_emu_last_report(void);
 /* A short stable name for a kind, e.g. "lifetime" (used by tests and the grader). */
 const char *dsm_report_kind_name(dsm_report_kind kind);
 
+/* What the most recent launch did, summed over its clusters (the last
+ * schedule it ran; all zero on the GPU backend). Tests use it to check the
+ * signalling a task prescribes, e.g. that a loop of hops has no cluster
+ * barrier in it: the count must not grow with the number of hops. */
+typedef struct dsm_emu_counts {
+    unsigned long long cluster_barrier_phases; /* completed barrier.cluster phases */
+    unsigned long long mbarrier_phases;        /* completed mbarrier phases, all mbarriers */
+} dsm_emu_counts;
+const dsm_emu_counts *dsm_emu_last_counts(void);
+
 /* Which schedules each launch runs under, comma separated: "asc", "desc",
  * "random:SEED", "interleave" (switch threads at every remote access).
  * Default: "asc,desc,random:1,interleave", or the DSM_EMU_SCHEDULES variable.

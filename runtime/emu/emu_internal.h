@@ -92,6 +92,7 @@ typedef struct emu_thread {
     size_t poll_off;
     const uint32_t *poll_ptr;
     uint32_t poll_value;
+    uint64_t clock;             /* its own fake %clock64: the same in every schedule */
 } emu_thread;
 
 typedef struct emu_cta {

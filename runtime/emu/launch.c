@@ -133,6 +133,18 @@ static unsigned timeout_seconds(void)
     return v > 0 ? (unsigned)v : 20;
 }
 
+static dsm_emu_counts counts; /* of the schedule run last */
+
+const dsm_emu_counts *dsm_emu_last_counts(void) { return &counts; }
+
+/* Adds what the cluster that just ran did to counts. */
+static void count_cluster(const emu_cluster *cl)
+{
+    counts.cluster_barrier_phases += cl->phase;
+    for (uint32_t i = 0; i < cl->nmbars; i++)
+        counts.mbarrier_phases += cl->mbars[i].phase;
+}
+
 /* Runs one cluster; a report or a caught fault unwinds to here. */
 static dsm_error_t run_one_cluster(emu_launch *L)
 {
@@ -149,6 +161,7 @@ static dsm_error_t run_one_cluster(emu_launch *L)
             err = dsmErrorUnknown;
     }
     L->aborting = 0;
+    count_cluster(&L->cluster);
     emu_cluster_free(L);
     return err;
 }
@@ -160,6 +173,7 @@ static dsm_error_t run_grid(emu_launch *L)
     dsm_dim3 n = DSM_DIM3(c->grid.x / c->cluster.x, c->grid.y / c->cluster.y, c->grid.z / c->cluster.z);
     dsm_error_t err = dsmSuccess;
     L->rng = L->sched.seed * 0x2545F4914F6CDD1Dull + 1;
+    memset(&counts, 0, sizeof counts);
     emu_watchdog_start(timeout_seconds());
     for (unsigned z = 0; z < n.z && !err; z++)
         for (unsigned y = 0; y < n.y && !err; y++)

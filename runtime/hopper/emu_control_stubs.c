@@ -24,3 +24,10 @@ dsm_error_t dsm_emu_set_schedules(const char *spec)
 
 /* Nothing is printed on hardware either way. */
 void dsm_emu_set_verbose(int verbose) { (void)verbose; }
+
+/* No counts on hardware: all zero. */
+const dsm_emu_counts *dsm_emu_last_counts(void)
+{
+    static const dsm_emu_counts none = {0, 0};
+    return &none;
+}
