@@ -145,7 +145,7 @@ bench-gpu-run: $(BENCH_GPU_BIN)
 	bash bench/driver/plots.sh $(BENCH_OUT)/latest; exit $$rc
 
 # The dry run: the emulator build, every family with tiny sizes (make test runs this).
-bench-dry: $(BENCH_EMU_BIN)
+bench-dry: bench-driver-test $(BENCH_EMU_BIN)
 	@$(BENCH_EMU_BIN) --out-root $(BENCH_DRY_OUT) $(BENCH_ARGS) && bash bench/driver/plots.sh $(BENCH_DRY_OUT)/latest
 
 bench-list: $(BENCH_EMU_BIN)
@@ -158,3 +158,16 @@ bench-commit:
 # make bench-compare A=<run dir> B=<run dir>: do two runs agree within 3 % (TOLERANCE=3)?
 bench-compare: $(BENCH_EMU_BIN)
 	@$(BENCH_EMU_BIN) --compare $(A)/summary.json $(B)/summary.json --tolerance $(or $(TOLERANCE),3)
+
+# ---- the driver's own tests (tests/bench/), run before every dry run ----
+BENCH_TEST_BIN := build/bench/bin/test_bench_driver
+BENCH_TEST_OBJS := $(filter-out %/main.o,$(BENCH_DRIVER_SRCS:bench/driver/%.c=$(BENCH_EMU_DIR)/driver/%.o))
+$(BENCH_TEST_BIN): tests/bench/test_bench_driver.c tests/support/test_support.c $(BENCH_TEST_OBJS) $(EMU_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(EMU_CFLAGS) -Ibench -Ibench/driver -Itests/support $(CMOCKA_INC) $^ $(CMOCKA_LIB) -lcmocka -lm -o $@
+
+.PHONY: bench-driver-test
+bench-driver-test: $(BENCH_TEST_BIN)
+	@rm -rf build/bench/driver-test-tmp && mkdir -p build/bench/driver-test-tmp && \
+	TMPDIR=$(CURDIR)/build/bench/driver-test-tmp $(BENCH_TEST_BIN) > $(BENCH_TEST_BIN).log 2>&1 || { cat $(BENCH_TEST_BIN).log; exit 1; }; \
+	echo "bench-driver-test: $$(grep -c '^\[       OK \]' $(BENCH_TEST_BIN).log) tests passed"

@@ -32,11 +32,14 @@ typedef struct ladder_sizes {
                             * CTAs of the cluster cannot share an SM and DSMEM loads really cross */
 } ladder_sizes;
 
-static const ladder_sizes full_sizes = {9, 4096, 65536, (size_t)4 << 20, (size_t)1 << 30, 32768,
+/* Step counts are odd on purpose: a chain of 2^k elements walked a multiple of
+ * 2^k steps ends where it started, so a kernel that did not walk at all would
+ * pass the check. */
+static const ladder_sizes full_sizes = {9, 4096, 65535, (size_t)4 << 20, (size_t)1 << 30, 32767,
                                         (size_t)256 << 20, 120 << 10};
-static const ladder_sizes quick_sizes = {5, 4096, 65536, (size_t)4 << 20, (size_t)256 << 20, 16384,
+static const ladder_sizes quick_sizes = {5, 4096, 65535, (size_t)4 << 20, (size_t)256 << 20, 16383,
                                          (size_t)256 << 20, 120 << 10};
-static const ladder_sizes dry_sizes = {3, 1024, 4096, (size_t)64 << 10, (size_t)1 << 20, 2048,
+static const ladder_sizes dry_sizes = {3, 1024, 4095, (size_t)64 << 10, (size_t)1 << 20, 2047,
                                        (size_t)2 << 20, 4 << 10};
 
 /* One level of the ladder: cycles per load over the timed repeats. */
