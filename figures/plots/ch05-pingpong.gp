@@ -25,6 +25,8 @@ name(k) = k eq "seed_dsmem" ? "seed: cluster barrier" : \
           k eq "seed_gmem" ? "seed: global + fence + barrier" : \
           k eq "seed_dsmem_1000" ? "seed, 1000 trips (DSMEM)" : \
           k eq "seed_gmem_1000" ? "seed, 1000 trips (global)" : \
+          k eq "seed_dsmem_1warp" ? "seed, 1 warp (DSMEM)" : \
+          k eq "seed_gmem_1warp" ? "seed, 1 warp (global)" : \
           k eq "mbar_arrive" ? "remote mbarrier arrive" : \
           k eq "st_async" ? "st.async + complete_tx" : \
           k eq "flag_relaxed" ? "flag, relaxed" : \
