@@ -2,7 +2,7 @@
 # csv: bench/results/bench-h200/ch05_pingpong.csv
 # Columns (bench/families/ch05_pingpong.c, after the driver's gpu,sm_clock_mhz,date,commit): 5 mechanism,
 # 6 path, 7 label, 8 round_trips, 9 threads, 10 cycles_per_hop (median), 11 min, 12 max, 13 repeats,
-# 14 event_ns_per_hop. One row per mechanism.
+# 14 event_ns_per_hop, 15 clock_mhz_from_events. One row per mechanism.
 # Output out: an SVG. make bench runs it on each run folder's ch05_pingpong.csv (bench/driver/plots.sh):
 #   gnuplot -e "csv='build/bench/latest/ch05_pingpong.csv'; out='build/bench/latest/ch05-pingpong.svg'" figures/plots/ch05-pingpong.gp
 set terminal svg size 820,420 fixed enhanced font "DejaVu Sans,12" background rgb "white"
