@@ -12,9 +12,11 @@
 # MB, where LaTeX would need texlive-xetex plus CJK support (hundreds of MB), an SVG converter
 # (librsvg2-bin) and a second, LaTeX-only layout to keep in step with the HTML.
 #
-# Plots: figures/plots/NAME.gp turns bench/results/NAME.csv into build/figures/NAME.svg (the
-# script gets gnuplot variables csv and out). A plot is made only when its CSV exists; a
-# chapter that shows build/figures/NAME.svg without it fails the build, saying which CSV.
+# Plots: figures/plots/NAME.gp turns its CSV into build/figures/NAME.svg (the script gets
+# gnuplot variables csv and out). The CSV is the path on the script's line `# csv: <path>`
+# (e.g. bench/results/bench-h200/pingpong.csv), else bench/results/NAME.csv. A plot is made
+# only when its CSV exists; a chapter that shows build/figures/NAME.svg without it fails the
+# build, saying which CSV.
 
 PANDOC     ?= pandoc
 GNUPLOT    ?= gnuplot
@@ -23,33 +25,47 @@ PYTHON     ?= python3
 BOOK_CHAPTERS := $(sort $(wildcard chapters/[0-9][0-9]-*.md))
 BOOK_COURSE   := $(sort $(wildcard course/ch[0-9][0-9].ini))
 BOOK_PARTS    := build/book/parts/book.json $(patsubst chapters/%.md,build/book/parts/%.json,$(BOOK_CHAPTERS))
-BOOK_PLOTS    := $(foreach g,$(sort $(wildcard figures/plots/*.gp)),$(if $(wildcard bench/results/$(basename $(notdir $g)).csv),build/figures/$(basename $(notdir $g)).svg))
+# The CSV a plot script draws: the path on its line `# csv: <path>`, else bench/results/NAME.csv.
+book_plot_csv  = $(or $(firstword $(shell sed -n 's/^\#[[:space:]]*csv:[[:space:]]*//p' $1)),bench/results/$(basename $(notdir $1)).csv)
+BOOK_PLOT_GPS := $(sort $(wildcard figures/plots/*.gp))
+BOOK_PLOTS    := $(foreach g,$(BOOK_PLOT_GPS),$(if $(wildcard $(call book_plot_csv,$g)),build/figures/$(basename $(notdir $g)).svg))
 BOOK_FILTER   := $(wildcard tools/book/*.lua)
 BOOK_STYLE    := tools/book/template.html tools/book/book.css tools/book/print.css
 BOOK_META     := -M book-course-files="$(BOOK_COURSE)"
+# The version and date on the title page and in the PDF's metadata: git describe and the date
+# of the last commit (a copy without git history says "unversioned" and today's date).
+BOOK_VERSION  := $(or $(shell git describe --always --tags --dirty 2>/dev/null),unversioned)
+BOOK_DATE     := $(or $(shell git log -1 --format=%cs 2>/dev/null),$(shell date -u +%Y-%m-%d))
+BOOK_STAMP    := -M book-version="$(BOOK_VERSION)" -M date="$(BOOK_DATE)"
+# Characters of code one PDF line holds: print.css sets code in 7.8 pt DejaVu Sans Mono (4.70 pt
+# a character); a 174 mm column less a listing's padding, an exercise box or a list indent leaves
+# 455 pt. print.lua folds longer lines; check_html.py fails on any line still longer.
+BOOK_CODE_COLUMNS := 96
 BOOK_HTML_OPTS := -s --template tools/book/template.html --css tools/book/book.css \
                   --css tools/book/print.css --self-contained --toc --toc-depth=2 \
-                  --highlight-style=tango
+                  --highlight-style=tango --wrap=none --lua-filter tools/book/print.lua $(BOOK_STAMP) \
+                  -M book-code-columns=$(BOOK_CODE_COLUMNS)
+BOOK_SITE_FILES := tools/book/site.py tools/book/site.html tools/book/site.css tools/book/book.css tools/book/book.js
 
 # Lines for `make help` (the top Makefile prints them with: @printf '%s\n' $(HELP_BOOK)).
-HELP_BOOK := "make book           build/book.html and build/book.pdf (contents, chapters, figures)" \
+HELP_BOOK := "make book           the book: build/book/site/index.html (one page per chapter) and build/book.pdf" \
              "make book-check     check the book's includes, figures, links and exercise statements" \
              "make book-test      build the book, test its filter, check the rendered HTML and PDF"
 
 .PHONY: book book-check book-test book-deps book-test-deps book-plots book-parts-list
 
-book: build/book.html build/book.pdf
+book: build/book/site/index.html build/book.pdf
 
 # Everything make book checks, and strictly: every exercise of course/*.ini stated in its chapter.
 book-check: $(BOOK_PARTS) build/book/parts.list
 	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
 	  $(BOOK_META) -M book-strict=true -o /dev/null
 
-book-test: book-check build/book.html build/book.pdf | book-test-deps
+book-test: book-check build/book/site/index.html build/book.html build/book.pdf | book-test-deps
 	bash tests/book/run.sh
-	$(PYTHON) tools/book/check_html.py build/book.html
+	$(PYTHON) tools/book/check_html.py build/book.html build/book/site --columns $(BOOK_CODE_COLUMNS)
 	$(PYTHON) tools/book/check_pdf.py build/book.pdf build/book.html
-	sh tools/book/check_browser.sh build/book.html build/book-test
+	$(PYTHON) tools/book/check_browser.py build/book/site build/book-test
 
 book-deps:
 	@sh tools/book/deps.sh build
@@ -59,9 +75,13 @@ book-test-deps:
 
 book-plots: $(BOOK_PLOTS)
 
-build/figures/%.svg: figures/plots/%.gp bench/results/%.csv | book-deps
-	@mkdir -p $(@D)
-	$(GNUPLOT) -e "csv='bench/results/$*.csv'; out='$@'" $<
+# One rule per plot script, each with its own CSV (see book_plot_csv).
+define book_plot_rule
+build/figures/$(basename $(notdir $1)).svg: $1 $2 | book-deps
+	@mkdir -p $$(@D)
+	$$(GNUPLOT) -e "csv='$2'; out='$$@'" $1
+endef
+$(foreach g,$(BOOK_PLOT_GPS),$(eval $(call book_plot_rule,$g,$(call book_plot_csv,$g))))
 
 # One part per Markdown file; the filter writes a depfile listing every file it read.
 build/book/parts/book.json: book.md $(BOOK_FILTER) $(BOOK_COURSE) | book-deps book-plots
@@ -87,8 +107,22 @@ build/book/book.json: $(BOOK_PARTS) $(BOOK_COURSE) build/book/parts.list $(BOOK_
 	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
 	  $(BOOK_META) -o $@.tmp && mv $@.tmp $@
 
-build/book.html: build/book/book.json $(BOOK_STYLE)
+# The print edition: one self-contained page (links to repository files become plain paths),
+# printed to the PDF.
+build/book.html: build/book/book.json $(BOOK_STYLE) tools/book/print.lua tools/book/fold.lua
 	$(PANDOC) -f json $< -t html5 $(BOOK_HTML_OPTS) -o $@
 
 build/book.pdf: build/book.html
 	sh tools/book/print.sh $< $@
+
+# The site: the whole book as one HTML fragment, which site.py cuts into pages.
+build/book/fragment.html: build/book/book.json tools/book/fragment.html
+	$(PANDOC) -f json $< -t html5 -s --template tools/book/fragment.html --highlight-style=tango -o $@
+
+build/book/highlight.css: tools/book/highlight.html
+	printf '```c\nint x;\n```\n' | $(PANDOC) -f markdown -t html5 -s --template $< \
+	  --highlight-style=tango -M title=x -o $@
+
+build/book/site/index.html: build/book/fragment.html build/book/highlight.css $(BOOK_SITE_FILES)
+	$(PYTHON) tools/book/site.py $< $(@D) --version "$(BOOK_VERSION)" --date "$(BOOK_DATE)" \
+	  --highlight-css build/book/highlight.css
