@@ -51,6 +51,8 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     uint32_t *garbage = malloc((trace_words + ctas) * sizeof *garbage);
     uint32_t *trace = malloc((trace_words + 1) * sizeof *trace);
     uint32_t *last = malloc(ctas * sizeof *last);
+    unsigned long long *cycles = malloc(ctas * sizeof *cycles);
+    assert_non_null(cycles);
     assert_non_null(first);
     assert_non_null(garbage);
     assert_non_null(trace);
@@ -70,6 +72,7 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     pp_expect_success(dsm_memcpy_to_device(d_slots, garbage + trace_words, ctas * sizeof *d_slots), "copy",
                       l->name);
     pp_expect_success(dsm_memset(d_last, 0, ctas * sizeof *d_last), "dsm_memset", l->name);
+    pp_expect_success(dsm_memset(d_cycles, 0, ctas * sizeof *d_cycles), "dsm_memset", l->name);
     if (l->with_trace) {
         pp_expect_success(dsm_malloc((void **)&d_trace, trace_words * sizeof *d_trace), "dsm_malloc", l->name);
         pp_expect_success(dsm_memcpy_to_device(d_trace, garbage, trace_words * sizeof *d_trace), "copy",
@@ -91,6 +94,7 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     out.counts = *dsm_emu_last_counts();
 
     pp_expect_success(dsm_memcpy_to_host(last, d_last, ctas * sizeof *last), "copy back", l->name);
+    pp_expect_success(dsm_memcpy_to_host(cycles, d_cycles, ctas * sizeof *cycles), "copy back", l->name);
     if (l->with_trace)
         pp_expect_success(dsm_memcpy_to_host(trace, d_trace, trace_words * sizeof *trace), "copy back",
                           l->name);
@@ -104,6 +108,9 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
                          l->name, c, rank, i, l->rounds, 2u * i + (1u - rank), got, got, want, first[c],
                          (unsigned)test_seed());
         }
+        if (cycles[b] == 0)
+            fail_msg("%s: cycles[%u] is 0: thread 0 of every CTA writes the clock64 cycles of its hop loop "
+                     "(the benchmark divides them by the hops)", l->name, b);
         uint32_t want_last = pp_expected(first[c], rank, l->rounds - 1u);
         if (last[b] != want_last)
             fail_msg("%s: cluster %u, rank %u: last[%u] = %u, the last token it receives is %u (%s); repeat "
@@ -122,6 +129,7 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     free(garbage);
     free(trace);
     free(last);
+    free(cycles);
     return out;
 }
 
