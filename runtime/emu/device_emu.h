@@ -187,7 +187,8 @@ static inline float dsm__atom_f32(uint32_t a, float v, const char *f, int l) { f
 #define dsm_barrier_cluster_wait() DSM__SYNC_CALL(dsm_emu_barrier_cluster_wait(DSM__HERE))
 #define dsm_cluster_sync() __extension__({ dsm_barrier_cluster_arrive(); dsm_barrier_cluster_wait(); })
 #define dsm_fence_acq_rel_cluster() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))
-#define dsm_fence_proxy_async_shared_cta() DSM__CLOBBER()
+void dsm_emu_fence_proxy_async(const char *file, int line);
+#define dsm_fence_proxy_async_shared_cta() DSM__SYNC_CALL(dsm_emu_fence_proxy_async(DSM__HERE))
 #define dsm_fence_acq_rel_gpu() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))
 
 /* Flags: release/acquire and relaxed 32-bit loads and stores on a generic address. */

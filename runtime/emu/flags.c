@@ -28,6 +28,7 @@ static emu_sync_loc *sync_loc(emu_launch *L, const flag_loc *f)
     s->cta = f->cta;
     s->off = f->off;
     s->ptr = f->ptr;
+    s->tvc.cta = f->cta;
     return s;
 }
 
@@ -88,12 +89,25 @@ static void check_access(emu_launch *L, emu_thread *t, const flag_loc *f, int ki
         return;
     emu_cta *owner = &L->cluster.ctas[f->cta];
     if (owner != t->cta)
-        emu_check_cta_started(L, t, owner);
+        emu_check_cta_started(L, t, owner, t->site);
     if (!emu_race_access(L, t, owner, f->off, 4, kind, t->site))
         emu_abort_launch();
 }
 
 /* Whether the flag's word still holds what thread t saw at its last poll. */
+void dsm_emu_fence(const char *file, int line)
+{
+    emu_thread *t = emu_me(file, line);
+    emu_launch *L = emu_cur;
+    /* fence.acq_rel: a relaxed load before it acquires, a relaxed store or arrive after it releases */
+    if (t->relaxed_loc >= 0 && (uint32_t)t->relaxed_loc < L->cluster.nlocs) {
+        emu_sync_loc *s = &L->cluster.locs[t->relaxed_loc];
+        emu_acquire_from(t, s->vc, &s->tvc);
+        t->relaxed_loc = -1;
+    }
+    t->fenced = true;
+}
+
 bool emu_flag_unchanged(emu_launch *L, const emu_thread *t)
 {
     flag_loc f = {t->poll_cta, t->poll_off, t->poll_ptr};
@@ -128,8 +142,11 @@ uint32_t dsm_emu_flag_load(const uint32_t *p, int acquire, int gpu_scope, const 
         emu_report_poison(t, &L->cluster.ctas[f.cta], f.off);
         emu_abort_launch();
     }
+    emu_sync_loc *s = sync_loc(L, &f);
     if (acquire)
-        emu_acquire_from(t, sync_loc(L, &f)->vc, &sync_loc(L, &f)->tvc);
+        emu_acquire_from(t, s->vc, &s->tvc);
+    else
+        t->relaxed_loc = (int32_t)(s - L->cluster.locs); /* a fence after it makes it an acquire */
     t->poll_site_file = file;
     t->poll_site_line = line;
     t->poll_epoch = L->progress;
@@ -147,7 +164,11 @@ void dsm_emu_flag_store(uint32_t *p, uint32_t v, int release, int gpu_scope, con
     const char *what = gpu_scope ? "st.release.gpu" : release ? "st.release.cluster" : "st.relaxed.cluster";
     flag_loc f = locate(t, p, gpu_scope != 0, what);
     check_access(L, t, &f, DSM_EMU_ATOM);
-    if (release)
-        emu_release_to(t, sync_loc(L, &f)->vc, &sync_loc(L, &f)->tvc);
+    /* fence.acq_rel then a relaxed store is a release too */
+    if (release || t->fenced) {
+        emu_sync_loc *s = sync_loc(L, &f);
+        emu_release_to(t, s->vc, &s->tvc);
+        t->fenced = false;
+    }
     *flag_ptr(L, &f) = v;
 }

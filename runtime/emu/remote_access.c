@@ -132,6 +132,8 @@ void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char 
                               "sometimes: it depends on which CTA finishes first");
     emu_report_line("fix", "keep rank %u alive: every CTA must reach a cluster barrier (dsm_cluster_sync) after "
                            "the last remote access and before it exits", owner->rank);
+    emu_tl_event ev = {(int32_t)t->cta->rank, t->waits, t->tid, "this access", t->site};
+    emu_report_timeline(L, &ev, 1);
     emu_report_end();
 }
 
@@ -156,8 +158,15 @@ void emu_report_poison(emu_thread *t, emu_cta *owner, size_t off)
         emu_report_line("fix", "the owner writes, then every CTA passes a cluster barrier (arrive.release + "
                                "wait.acquire, e.g. dsm_cluster_sync) before any peer reads");
     } else {
+        if (t->wait_site.file && t->wait_immediate) {
+            char w[256];
+            emu_report_line("last wait", "this thread's last mbarrier wait (%s, parity %u) returned at once: its "
+                                         "phase had completed before; a wrong parity does not wait for the data",
+                            emu_site_short(t->wait_site, w, sizeof w), t->wait_parity);
+        }
         emu_report_line("on GPU", "no error: the read returns garbage");
-        emu_report_line("fix", "write the data first, then __syncthreads, then read it");
+        emu_report_line("fix", "write the data first (or wait for the copy that fills it), then __syncthreads "
+                               "(or the mbarrier wait), then read it");
     }
     emu_report_end();
 }
@@ -242,6 +251,9 @@ void dsm_emu_access(enum dsm_emu_access kind, uint32_t addr, void *val, unsigned
     maybe_yield(t, owner);
     /* the owner may have exited while we yielded */
     owner = target_cta(t, addr, &off, bytes, what);
+    if (owner != t->cta)
+        emu_check_cta_started(L, t, owner, t->site);
+    emu_async_check_plain(L, t, owner, off, bytes, kind != DSM_EMU_LD, t->site);
     if (!emu_race_access(L, t, owner, off, bytes, kind, t->site))
         emu_abort_launch();
     unsigned char *p = emu_smem_ptr(L, owner, off);

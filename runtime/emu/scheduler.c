@@ -55,6 +55,8 @@ void emu_activate_cta(emu_launch *L, emu_cta *c)
 static void to_scheduler(emu_thread *t)
 {
     emu_launch *L = emu_cur;
+    if (emu_ww_pending && !emu_race_settle(L))
+        emu_abort_launch();
     fiber_switch(&t->ctx, &L->sched_ctx);
     /* resumed: the scheduler made us current again */
 }
@@ -155,7 +157,7 @@ static const char *state_name(emu_thread_state s)
 }
 
 /* One line per CTA, grouping threads by state and source line. */
-static void report_cta_states(emu_launch *L)
+void emu_report_cta_states(emu_launch *L)
 {
     for (uint32_t r = 0; r < L->cluster.ncta; r++) {
         emu_cta *c = &L->cluster.ctas[r];
@@ -235,7 +237,7 @@ static void report_deadlock(emu_launch *L)
         return;
     emu_report_line("cluster", "(%u,%u,%u), barrier phase %u, %u live threads", L->cluster.id.x, L->cluster.id.y,
                     L->cluster.id.z, L->cluster.phase, L->cluster.live_threads);
-    report_cta_states(L);
+    emu_report_cta_states(L);
     emu_report_line("on GPU", "the kernel hangs (no error is returned; the process never finishes)");
     if (spin)
         emu_report_line("fix", "the thread that should set the flag never does, or waits itself (on a barrier or "
@@ -273,6 +275,7 @@ static void setup_cta(emu_launch *L, emu_cta *c, uint32_t rank, dsm_dim3 ctaid)
         t->last_read_cta = -1;
         t->epoch = 1;
         t->poll_cta = -1;
+        t->relaxed_loc = -1;
         t->view.thread_idx.x = i % cfg->block.x;
         t->view.thread_idx.y = (i / cfg->block.x) % cfg->block.y;
         t->view.thread_idx.z = i / (cfg->block.x * cfg->block.y);
@@ -306,6 +309,9 @@ void emu_cluster_free(emu_launch *L)
         emu_tclock_free(&cl->locs[i].tvc);
     free(cl->locs);
     cl->locs = NULL;
+    free(cl->ops);
+    cl->ops = NULL;
+    cl->nops = cl->cap_ops = 0;
     cl->nlocs = cl->cap_locs = 0;
     cl->nmbars = cl->cap_mbars = 0;
     cl->ncta = 0;
@@ -331,11 +337,18 @@ dsm_error_t emu_run_cluster(emu_launch *L)
     uint32_t last = L->sched.kind == EMU_SCHED_INTERLEAVE ? cl->ncta - 1 : 0;
     for (;;) {
         emu_thread *t = pick(L, &last);
-        if (!t && wake_spinners(L))
+        /* nothing can run: copies in flight land, pollers whose flag changed wake */
+        if (!t && (emu_async_complete_all(L) || wake_spinners(L)))
             t = pick(L, &last);
         if (!t)
             break;
+        if (L->timeout_pending) {
+            emu_watchdog_stop();
+            emu_timeout_report(L);
+            return emu_report_error();
+        }
         emu_activate_cta(L, t->cta);
+        L->last_thread = t;
         t->state = EMU_RUNNABLE;
         L->running = t;
         emu_self_thread = t;
@@ -345,6 +358,8 @@ dsm_error_t emu_run_cluster(emu_launch *L)
         emu_self_thread = NULL;
         L->running = NULL;
     }
+    if (emu_ww_pending && !emu_race_settle(L))
+        return emu_report_error();
     if (cl->live_threads > 0) {
         if (!emu_mbarriers_check_stuck(L))
             report_deadlock(L);
