@@ -27,7 +27,7 @@ __global__ void pp_relaxed_signal(const uint32_t *first, uint32_t rounds, uint32
             } else {
                 while (dsm_ld_acquire_cluster_u32(&flag) != hop + 1u) {
                 }
-                received = dsm_ld_shared_cluster_u32(dsm_smem_addr(&data));
+                received = data;
                 trace[blockIdx.x * rounds + receipts++] = received;
                 token = received + 1u;
             }

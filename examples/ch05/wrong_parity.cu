@@ -32,7 +32,7 @@ __global__ void pp_wrong_parity(const uint32_t *first, uint32_t rounds, uint32_t
                 dsm_mbarrier_arrive_remote(peer_full);
             } else {
                 dsm_mbarrier_wait_parity(&full, hop & 1u);  /* wrong: the hop's parity */
-                received = dsm_ld_shared_cluster_u32(dsm_smem_addr(&mailbox));
+                received = mailbox;
                 trace[blockIdx.x * rounds + receipts++] = received;
                 token = received + 1u;
             }
