@@ -404,5 +404,9 @@ int main(int argc, char **argv)
         printf("  %-50s %14.6g\n", b.numbers[i].key, b.numbers[i].value);
     printf("bench: %d families, %d failed checks, %.1f s%s; wrote %s (report.md, summary.json, CSVs)\n", run,
            b.failures, seconds, b.dry ? " (dry run: checks only, no measurement)" : "", dir);
+    /* The time limits of issue 11 (3 min, 30 s with QUICK=1), for a whole run on a GPU. */
+    double limit = b.quick ? 30.0 : 180.0;
+    if (!b.dry && o.family_count == 0 && !o.ncu && seconds > limit)
+        printf("bench: this run took %.0f s, over its %.0f s target: a family needs smaller sweeps\n", seconds, limit);
     return b.failures ? 1 : 0;
 }
