@@ -155,9 +155,10 @@ bench-list: $(BENCH_EMU_BIN)
 bench-commit:
 	@bash bench/driver/commit.sh '$(or $(RUN),$(BENCH_OUT)/latest)' $(BENCH_REFERENCE)
 
-# make bench-compare A=<run dir> B=<run dir>: do two runs agree within 3 % (TOLERANCE=3)?
+# make bench-compare A=<run dir> B=<run dir>: do two runs agree within 3 % (TOLERANCE=3) on every
+# headline number (ALL=1: on every number)?
 bench-compare: $(BENCH_EMU_BIN)
-	@$(BENCH_EMU_BIN) --compare $(A)/summary.json $(B)/summary.json --tolerance $(or $(TOLERANCE),3)
+	@$(BENCH_EMU_BIN) --compare $(A)/summary.json $(B)/summary.json --tolerance $(or $(TOLERANCE),3) $(if $(filter 1,$(ALL)),--all)
 
 # ---- the driver's own tests (tests/bench/), run before every dry run ----
 BENCH_TEST_BIN := build/bench/bin/test_bench_driver
