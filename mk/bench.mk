@@ -126,8 +126,10 @@ bench:
 	if [ -n "$$why" ]; then \
 	  echo "bench: cannot measure on this machine: $$why."; \
 	  echo "bench: running the dry run on the emulator instead: every family with tiny sizes, every kernel checked, nothing measured."; \
+	  $(MAKE) --no-print-directory -j$(JOBS) bench-build-emu > /dev/null || exit 1; \
 	  exec $(MAKE) --no-print-directory bench-dry; \
 	fi; \
+	$(MAKE) --no-print-directory -j$(JOBS) bench-build-gpu || exit 1; \
 	$(MAKE) --no-print-directory bench-gpu-run; rc=$$?; \
 	if [ -f $(BENCH_OUT)/.no-device ]; then \
 	  echo "bench: $$(cat $(BENCH_OUT)/.no-device)"; rm -f $(BENCH_OUT)/.no-device; \
