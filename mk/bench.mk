@@ -35,8 +35,10 @@ BENCH_ARGS = --src $(BENCH_SRC) --reference $(BENCH_REFERENCE)/summary.json $(if
 BENCH_GEN := build/bench/obj/families_table.c
 
 # ---- the two builds: $1 emu or gpu ----
-bench_dir = build/bench/obj/$1-$(BENCH_SRC_NAME)
-bench_bin = build/bench/bin/bench-$1-$(BENCH_SRC_NAME)
+# PTX_ONLY=1 (mk/runtime.mk) builds the GPU kernels as compute_90 PTX alone, run through the JIT: its own folder.
+bench_variant = $1$(if $(and $(filter gpu,$1),$(filter 1,$(PTX_ONLY))),-ptx)-$(BENCH_SRC_NAME)
+bench_dir = build/bench/obj/$(call bench_variant,$1)
+bench_bin = build/bench/bin/bench-$(call bench_variant,$1)
 bench_objs = $(BENCH_DRIVER_SRCS:bench/driver/%.c=$(call bench_dir,$1)/driver/%.o) \
   $(BENCH_FAMILY_SRCS:bench/families/%.c=$(call bench_dir,$1)/families/%.o) \
   $(BENCH_KERNEL_FILES:%.cu=$(call bench_dir,$1)/kernels/%.o) $(call bench_dir,$1)/families_table.o
