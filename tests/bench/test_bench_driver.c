@@ -128,7 +128,7 @@ static void test_compare_passes_within_tolerance_and_fails_beyond_or_on_a_missin
     assert_int_equal(compare_runs(pa, "/nonexistent/summary.json", 3.0, 0), 2);
 }
 
-static void test_headline_sets_reference_and_seed_beside_each_number(void **state)
+static void test_headline_tables_set_reference_and_seed_beside_each_number_headlines_first(void **state)
 {
     (void)state;
     const char *dir = temp_dir();
@@ -139,6 +139,11 @@ static void test_headline_sets_reference_and_seed_beside_each_number(void **stat
     report_headline(&t, mine, 2, refpath);
     assert_non_null(strstr(t.s, "| `pingpong_dsmem_cycles_per_hop_best` | 380 | 400 | 0.950 | 736.1 cycles"));
     assert_non_null(strstr(t.s, "| `new_key` | 1 | not in reference |"));
+    /* Headline numbers first, every other number in a table of its own below. */
+    const char *others = strstr(t.s, "Every other number");
+    assert_non_null(others);
+    assert_true(strstr(t.s, "`pingpong_dsmem_cycles_per_hop_best`") < others);
+    assert_true(strstr(t.s, "`new_key`") > others);
     text_free(&t);
     report_headline(&t, mine, 2, "/nonexistent/summary.json");
     assert_non_null(strstr(t.s, "no reference yet"));
@@ -189,7 +194,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_summary_dotted_keys_nest_and_read_back_as_written),
     cmocka_unit_test(test_summary_refuses_duplicates_reserved_names_and_number_group_clashes),
     cmocka_unit_test(test_compare_passes_within_tolerance_and_fails_beyond_or_on_a_missing_headline),
-    cmocka_unit_test(test_headline_sets_reference_and_seed_beside_each_number),
+    cmocka_unit_test(test_headline_tables_set_reference_and_seed_beside_each_number_headlines_first),
     cmocka_unit_test(test_ncu_import_reads_units_separators_and_counts_missing_counters),
 };
 
