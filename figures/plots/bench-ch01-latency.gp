@@ -9,7 +9,7 @@ set datafile separator ","
 set datafile columnheaders
 set style fill solid 0.85 border rgb "#1d1f23"
 set boxwidth 0.6
-set ylabel "SM cycles per dependent load"
+set ylabel "SM cycles per dependent load (median, min-max)"
 set yrange [0:*]
 set offsets 0.5, 0.5, graph 0.12, 0
 set grid ytics lc rgb "#d5d9e0"
@@ -19,5 +19,5 @@ set ytics nomirror
 set key off
 short(s) = strstrt(s, "DSMEM") > 0 ? "DSMEM (peer CTA)" : (strstrt(s, "local") > 0 ? "local shared" : s)
 plot csv using 0:7:xtic(short(strcol(5))) with boxes lc rgb "#1f5f99", \
-     '' using 0:7:8:9 with yerrorbars lc rgb "#1d1f23" pt -1, \
+     '' using 0:8:(0):($9-$8) with vectors nohead lw 1.5 lc rgb "#1d1f23", \
      '' using 0:9:(sprintf("%.0f", $7)) with labels offset 0,0.8 font "DejaVu Sans,12"

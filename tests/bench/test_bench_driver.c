@@ -106,27 +106,29 @@ static void test_summary_refuses_duplicates_reserved_names_and_number_group_clas
     assert_false(summary_key_clashes(have, 2, "xy", &why));
 }
 
-static void test_compare_passes_within_tolerance_and_fails_beyond_or_on_a_missing_key(void **state)
+static void test_compare_passes_within_tolerance_and_fails_beyond_or_on_a_missing_headline(void **state)
 {
     (void)state;
     const char *dir = temp_dir();
-    bench_number a[] = {{"p.q", 100.0}, {"r", 50.0}};
-    bench_number near[] = {{"p.q", 102.0}, {"r", 50.5}};
-    bench_number far[] = {{"p.q", 104.0}, {"r", 50.0}};
-    bench_number fewer[] = {{"p.q", 100.0}};
+    bench_number a[] = {{"latency_cycles.dsmem", 100.0}, {"dsmem_exchange_tbps_best", 5.0}, {"other", 1.0}};
+    bench_number near[] = {{"latency_cycles.dsmem", 102.0}, {"dsmem_exchange_tbps_best", 5.05}, {"other", 2.0}};
+    bench_number far[] = {{"latency_cycles.dsmem", 104.0}, {"dsmem_exchange_tbps_best", 5.0}, {"other", 1.0}};
+    bench_number fewer[] = {{"latency_cycles.dsmem", 100.0}, {"other", 1.0}};
     char pa[256], pn[256], pf[256], pm[256];
-    snprintf(pa, sizeof pa, "%s", write_summary(dir, "a.json", a, 2));
-    snprintf(pn, sizeof pn, "%s", write_summary(dir, "near.json", near, 2));
-    snprintf(pf, sizeof pf, "%s", write_summary(dir, "far.json", far, 2));
-    snprintf(pm, sizeof pm, "%s", write_summary(dir, "fewer.json", fewer, 1));
-    assert_int_equal(compare_runs(pa, pn, 3.0), 0);
-    assert_int_equal(compare_runs(pa, pf, 3.0), 1);
-    assert_int_equal(compare_runs(pa, pm, 3.0), 1);
-    assert_int_equal(compare_runs(pm, pa, 3.0), 1);
-    assert_int_equal(compare_runs(pa, "/nonexistent/summary.json", 3.0), 2);
+    snprintf(pa, sizeof pa, "%s", write_summary(dir, "a.json", a, 3));
+    snprintf(pn, sizeof pn, "%s", write_summary(dir, "near.json", near, 3));
+    snprintf(pf, sizeof pf, "%s", write_summary(dir, "far.json", far, 3));
+    snprintf(pm, sizeof pm, "%s", write_summary(dir, "fewer.json", fewer, 2));
+    assert_int_equal(compare_runs(pa, pn, 3.0, 0), 0); /* "other" doubled, but it is no headline */
+    assert_int_equal(compare_runs(pa, pn, 3.0, 1), 1); /* ... unless every number counts */
+    assert_int_equal(compare_runs(pa, pf, 3.0, 0), 1);
+    assert_int_equal(compare_runs(pa, pf, 5.0, 0), 0);
+    assert_int_equal(compare_runs(pa, pm, 3.0, 0), 1);
+    assert_int_equal(compare_runs(pm, pa, 3.0, 0), 1);
+    assert_int_equal(compare_runs(pa, "/nonexistent/summary.json", 3.0, 0), 2);
 }
 
-static void test_headline_sets_reference_and_seed_beside_each_number(void **state)
+static void test_headline_tables_set_reference_and_seed_beside_each_number_headlines_first(void **state)
 {
     (void)state;
     const char *dir = temp_dir();
@@ -137,6 +139,11 @@ static void test_headline_sets_reference_and_seed_beside_each_number(void **stat
     report_headline(&t, mine, 2, refpath);
     assert_non_null(strstr(t.s, "| `pingpong_dsmem_cycles_per_hop_best` | 380 | 400 | 0.950 | 736.1 cycles"));
     assert_non_null(strstr(t.s, "| `new_key` | 1 | not in reference |"));
+    /* Headline numbers first, every other number in a table of its own below. */
+    const char *others = strstr(t.s, "Every other number");
+    assert_non_null(others);
+    assert_true(strstr(t.s, "`pingpong_dsmem_cycles_per_hop_best`") < others);
+    assert_true(strstr(t.s, "`new_key`") > others);
     text_free(&t);
     report_headline(&t, mine, 2, "/nonexistent/summary.json");
     assert_non_null(strstr(t.s, "no reference yet"));
@@ -186,8 +193,8 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_stats_median_min_max_of_random_samples_leaves_them_in_order),
     cmocka_unit_test(test_summary_dotted_keys_nest_and_read_back_as_written),
     cmocka_unit_test(test_summary_refuses_duplicates_reserved_names_and_number_group_clashes),
-    cmocka_unit_test(test_compare_passes_within_tolerance_and_fails_beyond_or_on_a_missing_key),
-    cmocka_unit_test(test_headline_sets_reference_and_seed_beside_each_number),
+    cmocka_unit_test(test_compare_passes_within_tolerance_and_fails_beyond_or_on_a_missing_headline),
+    cmocka_unit_test(test_headline_tables_set_reference_and_seed_beside_each_number_headlines_first),
     cmocka_unit_test(test_ncu_import_reads_units_separators_and_counts_missing_counters),
 };
 
