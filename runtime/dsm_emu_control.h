@@ -49,24 +49,25 @@ const dsm_report *dsm_emu_last_report(void);
 /* A short stable name for a kind, e.g. "lifetime" (used by tests and the grader). */
 const char *dsm_report_kind_name(dsm_report_kind kind);
 
-/* What the most recent launch did, summed over its clusters (the last
- * schedule it ran; all zero on the GPU backend). Tests use it to check the
- * signalling a task prescribes, e.g. that a loop of hops has no cluster
- * barrier in it: the count must not grow with the number of hops. */
-typedef struct dsm_emu_counts {
-    unsigned long long cluster_barrier_phases; /* completed barrier.cluster phases */
-    unsigned long long mbarrier_phases;        /* completed mbarrier phases, all mbarriers */
-} dsm_emu_counts;
-const dsm_emu_counts *dsm_emu_last_counts(void);
-
 /* Which schedules each launch runs under, comma separated: "asc", "desc",
  * "random:SEED", "interleave" (switch threads at every remote access).
  * Default: "asc,desc,random:1,interleave", or the DSM_EMU_SCHEDULES variable.
  * Returns dsmErrorInvalidValue for an unknown word. No effect on the GPU. */
 dsm_error_t dsm_emu_set_schedules(const char *spec);
 
+/* How many cluster-barrier phases the busiest cluster of the most recent
+ * launch completed (the largest count over its clusters and schedules): lets a
+ * test check that a kernel has no cluster barrier inside a loop. 0 on the GPU. */
+uint32_t dsm_emu_last_cluster_barrier_phases(void);
+
 /* Whether reports are also printed to stderr (default 1). */
 void dsm_emu_set_verbose(int verbose);
+
+/* How many mbarrier phases (all its mbarriers together) the busiest cluster of
+ * the most recent launch completed (the largest count over its clusters and
+ * schedules): lets a test check that a kernel signals with mbarriers, e.g. one
+ * phase per message. 0 on the GPU. */
+uint32_t dsm_emu_last_mbarrier_phases(void);
 
 #ifdef __cplusplus
 }

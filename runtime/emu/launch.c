@@ -126,6 +126,12 @@ static dsm_error_t validate(const dsm_launch_config *c, const struct dsm_emu_ker
     return dsmSuccess;
 }
 
+/* The most mbarrier phases (all mbarriers together) one cluster completed in
+ * the last launch, over its clusters and schedules. */
+static uint32_t last_mbarrier_phases;
+
+uint32_t dsm_emu_last_mbarrier_phases(void) { return last_mbarrier_phases; }
+
 static unsigned timeout_seconds(void)
 {
     const char *e = getenv("DSM_EMU_TIMEOUT");
@@ -133,19 +139,12 @@ static unsigned timeout_seconds(void)
     return v > 0 ? (unsigned)v : 20;
 }
 
-static dsm_emu_counts counts; /* of the schedule run last */
-
-const dsm_emu_counts *dsm_emu_last_counts(void) { return &counts; }
-
-/* Adds what the cluster that just ran did to counts. */
-static void count_cluster(const emu_cluster *cl)
-{
-    counts.cluster_barrier_phases += cl->phase;
-    for (uint32_t i = 0; i < cl->nmbars; i++)
-        counts.mbarrier_phases += cl->mbars[i].phase;
-}
-
 /* Runs one cluster; a report or a caught fault unwinds to here. */
+/* The most cluster-barrier phases one cluster completed in the last launch. */
+static uint32_t last_cluster_barrier_phases;
+
+uint32_t dsm_emu_last_cluster_barrier_phases(void) { return last_cluster_barrier_phases; }
+
 static dsm_error_t run_one_cluster(emu_launch *L)
 {
     dsm_error_t err;
@@ -160,8 +159,14 @@ static dsm_error_t run_one_cluster(emu_launch *L)
         if (err == dsmSuccess)
             err = dsmErrorUnknown;
     }
+    uint32_t mbar_phases = 0;
+    for (uint32_t i = 0; i < L->cluster.nmbars; i++)
+        mbar_phases += L->cluster.mbars[i].phase;
+    if (mbar_phases > last_mbarrier_phases)
+        last_mbarrier_phases = mbar_phases;
     L->aborting = 0;
-    count_cluster(&L->cluster);
+    if (L->cluster.phase > last_cluster_barrier_phases)
+        last_cluster_barrier_phases = L->cluster.phase;
     emu_cluster_free(L);
     return err;
 }
@@ -173,7 +178,6 @@ static dsm_error_t run_grid(emu_launch *L)
     dsm_dim3 n = DSM_DIM3(c->grid.x / c->cluster.x, c->grid.y / c->cluster.y, c->grid.z / c->cluster.z);
     dsm_error_t err = dsmSuccess;
     L->rng = L->sched.seed * 0x2545F4914F6CDD1Dull + 1;
-    memset(&counts, 0, sizeof counts);
     emu_watchdog_start(timeout_seconds());
     for (unsigned z = 0; z < n.z && !err; z++)
         for (unsigned y = 0; y < n.y && !err; y++)
@@ -226,9 +230,11 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
 {
     const struct dsm_emu_kernel *k = kernel;
     emu_report_reset();
+    last_cluster_barrier_phases = 0;
     if (!cfg)
         return dsmErrorInvalidValue;
     dsm_launch_config c = *cfg;
+    last_mbarrier_phases = 0;
     if (!c.cluster.x) c.cluster.x = 1;
     if (!c.cluster.y) c.cluster.y = 1;
     if (!c.cluster.z) c.cluster.z = 1;

@@ -8,6 +8,9 @@ const dsm_report *dsm_emu_last_report(void)
     return &none;
 }
 
+/* Hardware does not count mbarrier phases for us. */
+uint32_t dsm_emu_last_mbarrier_phases(void) { return 0; }
+
 /* Kind names belong to the emulator; tests read them only when the backend is "emulator". */
 const char *dsm_report_kind_name(dsm_report_kind kind)
 {
@@ -25,9 +28,5 @@ dsm_error_t dsm_emu_set_schedules(const char *spec)
 /* Nothing is printed on hardware either way. */
 void dsm_emu_set_verbose(int verbose) { (void)verbose; }
 
-/* No counts on hardware: all zero. */
-const dsm_emu_counts *dsm_emu_last_counts(void)
-{
-    static const dsm_emu_counts none = {0, 0};
-    return &none;
-}
+/* Hardware does not count barrier phases for us. */
+uint32_t dsm_emu_last_cluster_barrier_phases(void) { return 0; }

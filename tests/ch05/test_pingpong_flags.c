@@ -63,9 +63,9 @@ static void test_pingpong_flags_use_no_barrier_inside_the_hop_loop(void **state)
     };
     for (int k = 0; k < 3; ++k) {
         pp_expect_no_cluster_barrier_per_hop(l[k]);
-        unsigned long long mb = pp_run_and_check(&l[k]).counts.mbarrier_phases;
+        uint32_t mb = pp_run_and_check(&l[k]).mbarrier_phases;
         if (mb != 0)
-            fail_msg("%s: %llu mbarrier phases completed: this exercise signals with the token's store and a "
+            fail_msg("%s: %u mbarrier phases completed: this exercise signals with the token's store and a "
                      "polling load, no mbarrier", l[k].name, mb);
     }
 }

@@ -55,9 +55,9 @@ static void test_pingpong_seed_uses_a_cluster_barrier_on_every_hop(void **state)
     dsm_kernel_t kernels[] = {DSM_KERNEL(pp_seed_dsmem), DSM_KERNEL(pp_seed_global)};
     for (int k = 0; k < 2; ++k) {
         pp_launch l = {names[k], kernels[k], k, 1, 32, 2 + test_random_below(5), 1, 0};
-        unsigned long long phases = pp_run_and_check(&l).counts.cluster_barrier_phases;
-        if (phases < 2ull * l.rounds || phases > 2ull * l.rounds + 3)
-            fail_msg("%s: %llu cluster-barrier phases for %u round trips (%u hops): the deep dive's kernel meets "
+        uint32_t phases = pp_run_and_check(&l).cluster_barrier_phases;
+        if (phases < 2u * l.rounds || phases > 2u * l.rounds + 3u)
+            fail_msg("%s: %u cluster-barrier phases for %u round trips (%u hops): the deep dive's kernel meets "
                      "at one cluster barrier per hop (and at most a few outside the loop)",
                      names[k], phases, l.rounds, 2 * l.rounds);
     }
