@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# capture_diagnostics.sh: builds each buggy example of chapters 2, 3 and 5 against the emulator, runs it, and saves what a learner sees (the dsm-emu report and the program's own line) in chapters/diagnostics/NAME.txt.
+# capture_diagnostics.sh: builds each buggy example of chapters 2 and 3 against the emulator, runs it, and saves what a learner sees (the dsm-emu report and the program's own line) in chapters/diagnostics/NAME.txt.
 #
 # usage: tools/capture_diagnostics.sh [NAME...]   (default: all of them; run from anywhere)
 #        tools/capture_diagnostics.sh --check      (changes nothing; fails when a committed file is not
@@ -48,14 +48,14 @@ capture() {
 all="seed001_lifetime seed001_rank syncthreads_only histogram_plain_rmw trap early_return pingpong_wrong_parity pingpong_relaxed_signal"
 for name in ${*:-$all}; do
     case $name in
+    pingpong_wrong_parity)   capture "$name" examples/ch05/wrong_parity.cu examples/ch05/wrong_parity_main.c ;;
+    pingpong_relaxed_signal) capture "$name" examples/ch05/relaxed_signal.cu examples/ch05/relaxed_signal_main.c ;;
     seed001_lifetime)    capture "$name" examples/ch02/seed001_neighbor.cu examples/ch02/seed001_neighbor_main.c as_published 1 ;;
     seed001_rank)        capture "$name" examples/ch02/seed001_neighbor.cu examples/ch02/seed001_neighbor_main.c barrier_added 2 ;;
     syncthreads_only)    capture "$name" examples/ch02/syncthreads_only.cu examples/ch02/syncthreads_only_main.c ;;
     histogram_plain_rmw) capture "$name" examples/ch02/histogram_plain_rmw.cu examples/ch02/histogram_plain_rmw_main.c ;;
     trap)                capture "$name" examples/ch03/trap.cu examples/ch03/trap_main.c ;;
     early_return)        capture "$name" examples/ch03/early_return.cu examples/ch03/early_return_main.c ;;
-    pingpong_wrong_parity)   capture "$name" examples/ch05/wrong_parity.cu examples/ch05/wrong_parity_main.c ;;
-    pingpong_relaxed_signal) capture "$name" examples/ch05/relaxed_signal.cu examples/ch05/relaxed_signal_main.c ;;
     *) echo "capture_diagnostics: unknown example '$name' (known: $all)" >&2; exit 2 ;;
     esac
 done
