@@ -201,7 +201,7 @@ void dsm_emu_mbarrier_arrive_remote(uint32_t cluster_bar, const char *file, int 
     emu_mbarrier *m = find(L, c->rank, off);
     if (!m || !m->init)
         uninitialized(t, c->rank, off);
-    emu_check_cta_started(L, t, c, t->site);
+    emu_check_cta_started(L, t, c, &t->site);
     arrive(t, m, 0);
 }
 
@@ -265,7 +265,7 @@ static void push(emu_thread *t, uint32_t dst, const void *src, uint32_t bytes, u
     emu_mbarrier *m = find(L, bc->rank, boff);
     if (!m || !m->init)
         uninitialized(t, bc->rank, boff);
-    emu_check_cta_started(L, t, dc, t->site);
+    emu_check_cta_started(L, t, dc, &t->site);
     emu_async_issue(L, t, dc, doff, sc, soff, NULL, bytes, m);
 }
 
@@ -300,7 +300,7 @@ void dsm_emu_st_async(uint32_t dst, const void *val, unsigned bytes, uint32_t cl
                       "map the mbarrier with the destination's rank");
         emu_abort_launch();
     }
-    emu_check_cta_started(L, t, dc, t->site);
+    emu_check_cta_started(L, t, dc, &t->site);
     emu_async_issue(L, t, dc, doff, NULL, 0, val, bytes, m);
 }
 
@@ -364,10 +364,17 @@ bool emu_mbarriers_check_stuck(emu_launch *L)
     emu_report_site("wait", w->site);
     emu_report_line("mbarrier", "rank %u's shared memory, offset 0x%x, initialised at:", m->cta, m->offset);
     emu_report_site("", m->init_site);
-    emu_report_line("state", "%u phases completed; the wait is for parity %u, i.e. phase %u, which still lacks %u of "
-                             "%u arrivals and %s",
-                    m->phase, w->mbar_parity, m->phase, m->pending, m->expected,
-                    m->tx > 0 ? "some transaction bytes" : m->tx < 0 ? "received bytes nobody expected" : "no bytes");
+    const char *bytes_state = m->tx > 0 ? "still waits for transaction bytes"
+                              : m->tx < 0 ? "received bytes nobody expected"
+                                          : "waits for no bytes";
+    if (m->pending)
+        emu_report_line("state", "%u phases completed; the wait is for parity %u, i.e. phase %u, which still lacks "
+                                 "%u of its %u arrivals and %s",
+                        m->phase, w->mbar_parity, m->phase, m->pending, m->expected, bytes_state);
+    else
+        emu_report_line("state", "%u phases completed; the wait is for parity %u, i.e. phase %u, which has all its "
+                                 "%u arrivals but %s",
+                        m->phase, w->mbar_parity, m->phase, m->expected, bytes_state);
     if (m->tx > 0)
         emu_report_line("pending", "%lld bytes were announced with expect_tx and never arrived (a missing or "
                                    "smaller copy?)", (long long)m->tx);
