@@ -6,7 +6,10 @@
 set -u
 bin=${1:?usage: ncu.sh BENCH_BINARY WORK_DIR}
 work=${2:?usage: ncu.sh BENCH_BINARY WORK_DIR}
-ncu=${NCU_BIN:-$(command -v ncu || echo "${CUDA_HOME:-/usr/local/cuda}/bin/ncu")}
+# ncu: $NCU_BIN, else on PATH, else where the CUDA toolkit or the stand-alone installer puts it.
+ncu=${NCU_BIN:-$(command -v ncu || ls -d "${CUDA_HOME:-/usr/local/cuda}"/bin/ncu /usr/local/cuda*/nsight-compute*/ncu \
+  /opt/nvidia/nsight-compute/*/ncu 2> /dev/null | tail -n 1)}
+ncu=${ncu:-ncu}
 rm -rf "$work" && mkdir -p "$work"
 log="$work/ncu.log"
 if [ ! -x "$ncu" ] && ! command -v "$ncu" > /dev/null 2>&1; then
