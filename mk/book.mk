@@ -1,10 +1,13 @@
-# mk/book.mk: the book: book.md + chapters/NN-slug.md -> build/book.html and build/book.pdf.
+# mk/book.mk: the book: book.md + chapters/NN-slug.md -> the site build/book/site/ (one page per
+# chapter) and build/book.pdf (printed from the one-page print edition build/book.html).
 #
 # How: each part (book.md, every chapter) goes through Pandoc with tools/book/chapter.lua
 # (code includes by marker, exercise boxes from course/*.ini, figure checks, numbering) into
-# build/book/parts/*.json; tools/book/assemble.lua joins them and checks links and that every
-# exercise is stated (a warning for make book, an error for make book-check); Pandoc writes
-# one self-contained HTML page, WeasyPrint prints it (tools/book/print.sh).
+# build/book/parts/*.json; tools/book/assemble.lua joins them, links references and glossary
+# terms, and checks links and that every exercise is stated (a warning for make book, an error
+# for make book-check). Pandoc then writes the book once as an HTML fragment, which
+# tools/book/site.py cuts into the site, and once as the print edition, which WeasyPrint prints
+# (tools/book/print.sh). tools/book/README.md says more.
 #
 # PDF engine: WeasyPrint (Debian package weasyprint). It lays out the same HTML with the same
 # CSS as the browser, so the PDF cannot drift from the page; it draws the SVG figures itself;
@@ -50,7 +53,7 @@ BOOK_SITE_FILES := tools/book/site.py tools/book/site.html tools/book/site.css t
 # Lines for `make help` (the top Makefile prints them with: @printf '%s\n' $(HELP_BOOK)).
 HELP_BOOK := "make book           the book: build/book/site/index.html (one page per chapter) and build/book.pdf" \
              "make book-check     check the book's includes, figures, links and exercise statements" \
-             "make book-test      build the book, test its filter, check the rendered HTML and PDF"
+             "make book-test      build the book, test its filter, check the site, the PDF and each page in Chromium"
 
 .PHONY: book book-check book-test book-deps book-test-deps book-plots book-parts-list
 
@@ -117,9 +120,11 @@ build/book.pdf: build/book.html
 
 # The site: the whole book as one HTML fragment, which site.py cuts into pages.
 build/book/fragment.html: build/book/book.json tools/book/fragment.html
-	$(PANDOC) -f json $< -t html5 -s --template tools/book/fragment.html --highlight-style=tango -o $@
+	$(PANDOC) -f json $< -t html5 -s --template tools/book/fragment.html --highlight-style=tango \
+	  --wrap=none -o $@
 
 build/book/highlight.css: tools/book/highlight.html
+	@mkdir -p $(@D)
 	printf '```c\nint x;\n```\n' | $(PANDOC) -f markdown -t html5 -s --template $< \
 	  --highlight-style=tango -M title=x -o $@
 

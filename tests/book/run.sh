@@ -150,6 +150,20 @@ test_headings_and_figures_are_numbered_by_file_name() {
         has '2.2.1</span> The whole file' out.html && has 'Figure 2.1: A tiny figure.' out.html
 }
 
+test_double_quotes_nested_in_double_quotes_become_single_quotes() {
+    printf '\nIt said "hit error 719 due to "unspecified launch failure" on sync" today.\n' >> chapters/02-tiny.md
+    part chapters/02-tiny.md && has '“hit error 719 due to ‘unspecified launch failure’ on sync”' out.html
+}
+
+test_check_html_fails_on_a_plain_reference_a_file_link_and_a_wide_code_line() {
+    printf '<html><body><nav id="TOC"><a href="#ch01">1</a></nav><h1 id="ch01"><span class="header-section-number">1</span> T</h1>\n<p>As Figure 9.9 shows, see <a href="exercises/x.cu">x</a>.</p><pre>%s</pre></body></html>\n' \
+        "$(printf 'x%.0s' $(seq 120))" > page.html
+    ! python3 "$ROOT/tools/book/check_html.py" page.html --columns 96 > out.txt 2>err.txt &&
+        grep -A1 "not ok - html: print: every Chapter/Figure" out.txt | grep -q "Figure 9.9" &&
+        grep -A1 "not ok - html: print: no link to a local file" out.txt | grep -q "exercises/x.cu" &&
+        grep -A1 "not ok - html: print: no code line is wider" out.txt | grep -q "120 > 96"
+}
+
 test_same_chapter_links_follow_the_new_ids() {
     part chapters/02-tiny.md && has 'href="#ch02-the-outer-region"' out.html && has 'id="ch02-the-outer-region"' out.html
 }
@@ -204,6 +218,11 @@ test_glossary_term_is_linked_once_per_chapter_and_not_in_the_glossary() {
     book && [ "$(grep -o 'href="#term-cluster"' out.html | wc -l)" = 2 ] &&
         has '<a href="#term-cluster" class="term" title="A group of CTAs that run together.">cluster</a>' out.html &&
         has 'id="term-cluster" class="term"' out.html
+}
+
+test_glossary_term_is_not_linked_inside_a_quotation() {
+    printf '# Three\n\nThey wrote "one cluster only". Then a cluster.\n' > chapters/03-three.md
+    book && has 'They wrote “one cluster only”. Then a <a href="#term-cluster"' out.html
 }
 
 test_plot_caption_names_gpu_driver_clock_and_date() {
@@ -264,7 +283,7 @@ test_make_book_shows_every_figure_in_site_pdf_and_browser() {
         python3 tools/book/check_pdf.py build/book.pdf build/book.html >>err.txt &&
         grep -q "figure drawn in the PDF: Figure 3.1" err.txt &&
         python3 tools/book/check_browser.py build/book/site build/book-test >>err.txt &&
-        grep -q "all $(( $(ls figures/*.svg | wc -l) + 2 )) images load" err.txt
+        grep -q "all $(( $(ls figures/*.svg | wc -l) + 1 )) images load" err.txt
 }
 
 test_site_has_a_page_per_chapter_linked_both_ways() {

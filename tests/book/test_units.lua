@@ -131,6 +131,9 @@ do
   check("autocode_leaves_prose_alone",
     ac("The tests (chapter 2) count 4 GiB, e.g. in clusters of 2.") == "The tests (chapter 2) count 4 GiB, e.g. in clusters of 2.",
     ac("The tests (chapter 2) count 4 GiB, e.g. in clusters of 2."))
+  check("autocode_leaves_urls_alone",
+    ac("See https://docs.nvidia.com/cuda/x_y.html and dsm_x().") == "See https://docs.nvidia.com/cuda/x_y.html and `dsm_x()`.",
+    ac("See https://docs.nvidia.com/cuda/x_y.html and dsm_x()."))
   check("autocode_keeps_text_with_backticks", ac("Use `x` and dsm_y.") == "Use `x` and dsm_y.")
   check("autocode_ptx_state_space", ac("mapa.shared::cluster maps") == "`mapa.shared::cluster` maps", ac("mapa.shared::cluster maps"))
 end

@@ -71,12 +71,10 @@ local function link_running_text(doc, exercise_labels, report)
   end)
   local terms_here = glossary.replacer(terms, used)
   local in_glossary = false
-  local function both(inlines, i)
-    local last, out = refs(inlines, i)
-    if last or in_glossary then
-      return last, out
-    end
-    return terms_here(inlines, i)
+  -- Terms are not linked inside quotations or text in another language: those are someone
+  -- else's words.
+  local function quoted(el)
+    return el.t == "Quoted" or (el.t == "Span" and el.attributes["lang"] ~= nil)
   end
   local blocks = pandoc.List()
   for _, b in ipairs(doc.blocks) do
@@ -88,7 +86,11 @@ local function link_running_text(doc, exercise_labels, report)
       chapter = "#" .. b.identifier
       blocks:insert(b)
     else
-      blocks:insert(phrases.walk_block(b, both))
+      b = phrases.walk_block(b, refs)
+      if not in_glossary then
+        b = phrases.walk_block(b, terms_here, quoted)
+      end
+      blocks:insert(b)
     end
   end
   doc.blocks = blocks
@@ -126,8 +128,14 @@ function Pandoc(doc)
       local nn = h.identifier:match("^solutions%-ch(%d%d)$")
       local c = nn and by_number[tostring(tonumber(nn))]
       if c then
+        -- "Chapter 3 The lifetime trap": the number is text here, not this heading's number.
         h.content = pandoc.List({ pandoc.Str("Chapter"), pandoc.Space() })
-        h.content:extend(c.content)
+        h.content:extend(pandoc.List(c.content):map(function(el)
+          if el.t == "Span" and el.classes:includes("header-section-number") then
+            return pandoc.Str(pandoc.utils.stringify(el))
+          end
+          return el
+        end))
       end
       return h
     end,

@@ -63,7 +63,7 @@ function M.markdown(text)
   while i <= n do
     local prev = i > 1 and text:sub(i - 1, i - 1) or " "
     local stop = nil
-    if not prev:match("[%w_%%%.]") then
+    if not prev:match("[%w_%%%./:@-]") then  -- not inside a word, path, URL or address
       stop = scan(text, i)
     end
     if stop then

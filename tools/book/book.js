@@ -62,11 +62,15 @@
   /* Search: every word of the query must occur in a section; titles weigh more than text. */
   function search(query) {
     var index = window.BOOK_SEARCH_INDEX || [];
-    var words = query.toLowerCase().split(/\s+/).filter(function (w) { return w.length > 0; });
+    var phrase = query.toLowerCase().trim().replace(/\s+/g, " ");
+    var words = phrase.split(" ").filter(function (w) { return w.length > 0; });
     if (!words.length) return [];
     var hits = [];
     index.forEach(function (entry) {
       var title = entry.t.toLowerCase(), text = entry.x.toLowerCase(), score = 0;
+      /* The whole query as a phrase counts most; the chapters before the solutions. */
+      if (words.length > 1) score += (title.indexOf(phrase) >= 0 ? 30 : 0) + Math.min(count(text, phrase), 5) * 3;
+      if (/\bSolutions$/.test(entry.p)) score -= 15;
       for (var i = 0; i < words.length; i++) {
         var inTitle = title.indexOf(words[i]) >= 0, n = count(text, words[i]);
         if (!inTitle && !n) return;
@@ -86,7 +90,7 @@
 
   /* A short piece of the section's text around the first match, the match in <mark>. */
   function snippet(text, words) {
-    var lower = text.toLowerCase(), at = -1, word = "";
+    var lower = text.toLowerCase(), word = words.join(" "), at = lower.indexOf(word);
     for (var i = 0; i < words.length && at < 0; i++) { at = lower.indexOf(words[i]); word = words[i]; }
     if (at < 0) return document.createTextNode(text.slice(0, 140));
     var start = Math.max(0, at - 60), end = Math.min(text.length, at + word.length + 80);
@@ -138,6 +142,18 @@
         var first = box.querySelector("a");
         if (first) window.location.href = first.href;
       }
+      if (e.key === "ArrowDown") {
+        var a = box.querySelector("a");
+        if (a) { e.preventDefault(); a.focus(); }
+      }
+    });
+    /* Arrow keys move through the results; Escape goes back to the box. */
+    box.addEventListener("keydown", function (e) {
+      var links = Array.prototype.slice.call(box.querySelectorAll("a"));
+      var at = links.indexOf(document.activeElement);
+      if (e.key === "ArrowDown" && at + 1 < links.length) { e.preventDefault(); links[at + 1].focus(); }
+      if (e.key === "ArrowUp") { e.preventDefault(); (at > 0 ? links[at - 1] : input).focus(); }
+      if (e.key === "Escape") { input.focus(); }
     });
     document.addEventListener("keydown", function (e) {
       var typing = /^(INPUT|TEXTAREA)$/.test((document.activeElement || {}).tagName || "");

@@ -2,7 +2,7 @@
 """check_browser.py: open every page of the site in headless Chromium at a phone's width (420 px)
 and check what a reader meets: images load, figure labels stay legible, every code block has a
 copy button, the sidebar is closed and the text comes first, nothing is wider than the screen,
-search finds sections. Keeps screenshots at 1280 px and 420 px, light and dark, for a person.
+search finds a chapter's title word. Keeps screenshots at 1280 px and 420 px, light and dark, for a person.
 Usage: check_browser.py build/book/site build/book-test"""
 
 import html
@@ -25,8 +25,18 @@ def chrome(profile, *args):
                           capture_output=True, text=True, timeout=120).stdout
 
 
-def probe(site, name, profile, tmp):
-    """The probe's measurements of one page at 420 x 900, or None when it did not run."""
+def search_word(site):
+    """The longest word of the first chapter's title: the search must find it."""
+    first = sorted(n for n in os.listdir(site) if re.match(r"ch\d\d\.html$", n))
+    if not first:
+        return "preface"
+    with open(os.path.join(site, first[0]), encoding="utf-8") as f:
+        title = re.search(r"<title>(.*?)</title>", f.read(), re.S).group(1).split("·")[0]
+    return max(re.findall(r"[A-Za-z]+", html.unescape(title)), key=len).lower()
+
+
+def probe(site, name, profile, query):
+    """The probe's measurements of one page at 420 x 900 (opened with ?q=query), or None."""
     with open(os.path.join(site, name), encoding="utf-8") as f:
         page = f.read()
     with open(os.path.join(HERE, "probe.js"), encoding="utf-8") as f:
@@ -35,7 +45,8 @@ def probe(site, name, profile, tmp):
     with open(path, "w", encoding="utf-8") as f:
         f.write(page.replace("</body>", f"<script>{script}</script></body>"))
     try:
-        dom = chrome(profile, "--window-size=420,900", "--dump-dom", "file://" + os.path.abspath(path))
+        dom = chrome(profile, "--window-size=420,900", "--dump-dom",
+                     "file://" + os.path.abspath(path) + "?q=" + query)
     finally:
         os.remove(path)
     m = re.search(r'data-probe="([^"]*)"', dom)
@@ -68,7 +79,8 @@ def main(site, out):
     profile = tempfile.mkdtemp()
     try:
         names = sorted(n for n in os.listdir(site) if n.endswith(".html"))
-        found = {n: probe(site, n, profile, out) for n in names}
+        word = search_word(site)
+        found = {n: probe(site, n, profile, word) for n in names}
         check("every page loads in Chromium and runs its scripts", [n for n, r in found.items() if r is None])
         found = {n: r for n, r in found.items() if r}
         total = sum(r["images"] for r in found.values())
@@ -84,7 +96,7 @@ def main(site, out):
         check("at 420 px no page is wider than the screen",
               [n for n, r in found.items() if r["wider_than_viewport"]])
         index = found.get("index.html")
-        check("search finds 'cluster barrier' in several sections",
+        check(f"search finds '{word}' (from the first chapter's title) in several sections",
               ["index.html did not load"] if not index else
               ([] if index["search_hits"] >= 2 and index["search_first"] else [f"{index['search_hits']} hits"]))
         shots = screenshots(site, out, profile)

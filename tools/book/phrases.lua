@@ -87,8 +87,9 @@ local DESCEND = { Emph = true, Strong = true, Span = true, Quoted = true, SmallC
   Underline = true, Strikeout = true, Superscript = true, Subscript = true }
 
 -- Rewrite a list of inlines with `replace(inlines, i)`, which returns (last index used,
--- replacement inlines) or nil; descends into emphasis and spans but never into links.
-function M.rewrite(inlines, replace)
+-- replacement inlines) or nil; descends into emphasis and spans but never into links, nor
+-- into an element for which `skip(el)` is true.
+function M.rewrite(inlines, replace, skip)
   local out = pandoc.List()
   local i = 1
   while i <= #inlines do
@@ -98,10 +99,12 @@ function M.rewrite(inlines, replace)
       out:extend(repl)
       i = last + 1
     else
-      if DESCEND[el.t] then
-        el.content = M.rewrite(el.content, replace)
+      if skip and skip(el) then
+        -- left as it is
+      elseif DESCEND[el.t] then
+        el.content = M.rewrite(el.content, replace, skip)
       elseif el.t == "Image" then  -- a figure's caption is running text too
-        el.caption = M.rewrite(el.caption, replace)
+        el.caption = M.rewrite(el.caption, replace, skip)
       end
       out:insert(el)
       i = i + 1
@@ -111,9 +114,9 @@ function M.rewrite(inlines, replace)
 end
 
 -- Apply `replace` to the running text of `block` (every Para and Plain inside it), in order.
-function M.walk_block(block, replace)
+function M.walk_block(block, replace, skip)
   local function fix(b)
-    b.content = M.rewrite(b.content, replace)
+    b.content = M.rewrite(b.content, replace, skip)
     return b
   end
   if block.t == "Para" or block.t == "Plain" then

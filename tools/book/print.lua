@@ -22,11 +22,19 @@ local function Link(link)
   end
 end
 
+-- Listings up to this many lines are never split across pages (print.css: .keep).
+local KEEP_LINES = 16
+
 local function CodeBlock(block)
   local lang = block.classes[1] or ""
   local text, changed = fold.block(block.text, columns, lang)
+  block.text = text
+  local _, newlines = text:gsub("\n", "")
+  if newlines + 1 <= KEEP_LINES then
+    block.classes:insert("keep")
+    changed = true
+  end
   if changed then
-    block.text = text
     return block
   end
 end

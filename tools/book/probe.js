@@ -21,13 +21,9 @@ window.addEventListener("load", function () {
   out.text_top = first ? Math.round(first.getBoundingClientRect().top) : -1;
   out.viewport = [window.innerWidth, window.innerHeight];
   out.wider_than_viewport = document.documentElement.scrollWidth > window.innerWidth + 1;
-  var input = document.getElementById("search-input");
-  input.value = "cluster barrier";
-  input.dispatchEvent(new Event("input"));
+  /* The page was opened with ?q=WORD: book.js has searched for it already. */
   out.search_hits = document.querySelectorAll("#search-results li").length;
   var link = document.querySelector("#search-results li a");
   out.search_first = link ? link.getAttribute("href") : "";
-  input.value = "";
-  input.dispatchEvent(new Event("input"));
   document.documentElement.setAttribute("data-probe", JSON.stringify(out));
 });

@@ -20,9 +20,13 @@ TAG = re.compile(r"<[^>]+>")
 MIN_LABEL_PX = 9        # smallest figure label a phone may show; narrower figures scroll instead
 
 
+BLOCK_TAG = re.compile(r"</?(?:p|div|li|h\d|pre|tr|td|th|br|dd|dt|dl|figure|figcaption|table|ul|ol|"
+                       r"blockquote|details|summary|nav|header)\b[^>]*>")
+
+
 def text_of(fragment):
-    """Visible text of an HTML fragment, whitespace collapsed."""
-    return " ".join(html.unescape(TAG.sub(" ", fragment)).split())
+    """Visible text of an HTML fragment, whitespace collapsed (inline tags join their words)."""
+    return " ".join(html.unescape(TAG.sub("", BLOCK_TAG.sub(" ", fragment))).split())
 
 
 def heading_parts(h):
@@ -31,8 +35,8 @@ def heading_parts(h):
     attrs, inner = m.group(1), m.group(2)
     ident = (ID_ATTR.search(attrs) or [None, ""])[1]
     classes = (re.search(r'class="([^"]*)"', attrs) or [None, ""])[1].split()
-    num = re.search(r'<span class="header-section-number">([^<]*)</span>', inner)
-    title = text_of(re.sub(r'<span class="header-section-number">[^<]*</span>', "", inner))
+    num = re.search(r'<span\s+class="header-section-number">([^<]*)</span>', inner)
+    title = text_of(re.sub(r'<span\s+class="header-section-number">[^<]*</span>', "", inner))
     return ident, num.group(1) if num else "", title, classes
 
 
@@ -120,9 +124,10 @@ def place_figures(pages, site, repo_root):
             return fig
         local = copy(html.unescape(src))
         width, font = svg_fonts(os.path.join(repo_root, html.unescape(src)))
-        # The width at which the smallest label is MIN_LABEL_PX; check_browser.sh reads data-min-font.
-        style = (f' style="min-width: {int(width * MIN_LABEL_PX / font + 0.5)}px" data-min-font="{font:g}"'
-                 if width else "")
+        # The width at which the smallest label is MIN_LABEL_PX (at most the figure's own width);
+        # check_browser.py reads data-min-font.
+        least = int(min(width, width * MIN_LABEL_PX / font) + 0.5) if width else 0
+        style = f' style="min-width: {least}px" data-min-font="{font:g}"' if width else ""
         fig = fig.replace(f'src="{src}"', f'src="{local}"{style}', 1)
         fig = re.sub(r"(<img\b[^>]*>)", lambda i: f'<a class="figure-open" href="{local}" '
                      f'title="Open the figure full size">{i.group(1)}</a>', fig, count=1)
@@ -207,7 +212,7 @@ def contents(pages):
                        for i, n, t, _ in p.sections if n)
         rows.append(f'<li><a href="{p.name}"><span class="num">{html.escape(p.number)}</span> '
                     f'{html.escape(p.title)}</a>' + (f"<ul>{subs}</ul>" if subs else "") + "</li>")
-    return '<nav id="TOC" class="contents"><h2 id="contents">Contents</h2><ul>' + "".join(rows) + "</ul></nav>"
+    return '<nav id="book-contents" class="contents"><h2 id="contents">Contents</h2><ul>' + "".join(rows) + "</ul></nav>"
 
 
 def render(page, pages, i, args, template):
