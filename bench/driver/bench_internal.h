@@ -72,9 +72,13 @@ int json_read_numbers(const char *path, bench_number *out, int max);
 const char *seed_figure(const char *key);
 void report_headline(text *out, const bench_number *numbers, int count, const char *reference_path);
 
-/* compare.c: two runs' summary.json, headline by headline; returns 0 when all
- * agree within tolerance_pct. */
-int compare_runs(const char *a, const char *b, double tolerance_pct);
+/* compare.c: two runs' summary.json, number by number; returns 0 when every
+ * headline number (all numbers when `all`) agrees within tolerance_pct,
+ * relative to the mean of the two, and is in both runs. */
+int compare_runs(const char *a, const char *b, double tolerance_pct, int all);
+/* The headline numbers of issue 11: the exchange and ping-pong bests, the
+ * seed's tile exchange, the latency ladder. */
+int compare_is_headline(const char *key);
 
 /* ncu.c: the Nsight Compute counters of the seed's tile exchange (ncu.sh's CSV)
  * into the run's CSV, summary numbers and report. Returns 0 when read. */

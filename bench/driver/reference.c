@@ -1,4 +1,4 @@
-/* reference.c: the report's headline table: each number of this run beside the committed H200 reference and seed 000's H100 PCIe figure. */
+/* reference.c: the report's headline tables: each number of this run beside the committed H200 reference and seed 000's H100 PCIe figure. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,8 +13,13 @@ static const struct {
 } seed_figures[] = {
     {"pingpong_dsmem_cycles_per_hop_best", "736.1 cycles (store + cluster.sync per hop)"},
     {"pingpong_gmem_cycles_per_hop_best", "1419.2 cycles (st.global + __threadfence)"},
+    {"pingpong_cycles_per_hop.seed_dsmem_1000", "736.1 cycles"},
+    {"pingpong_cycles_per_hop.seed_gmem_1000", "1419.2 cycles"},
+    {"pingpong_best_gmem_over_dsmem", "1.93 (its two kernels)"},
     {"seed_tile_exchange_dsmem_ms", "30.871 ms"},
     {"seed_tile_exchange_gmem_ms", "46.678 ms"},
+    {"seed_tile_exchange_dsmem_tbps_seed_formula", "0.61 TB/s"},
+    {"seed_tile_exchange_gmem_tbps_seed_formula", "0.40 TB/s"},
     {"dsmem_exchange_tbps_best", "0.61 TB/s (its formula, seed kernel)"},
     {"gmem_exchange_tbps_best", "0.40 TB/s (its formula, seed kernel)"},
     {"latency_cycles.local_shared", "20-30 (diagram, not measured)"},
@@ -49,22 +54,14 @@ static void show(char *buf, size_t size, const char *key, double v)
         snprintf(buf, size, "%.4g", v);
 }
 
-void report_headline(text *out, const bench_number *numbers, int count, const char *reference_path)
+/* One row per number of `numbers` whose headline-ness is `headline`. */
+static void table(text *out, const bench_number *numbers, int count, const bench_number *ref, int nref, int headline)
 {
-    bench_number ref[BENCH_MAX_NUMBERS + 16];
-    int nref = reference_path ? json_read_numbers(reference_path, ref, BENCH_MAX_NUMBERS + 16) : -1;
-    text_printf(out, "## Headline numbers\n\n");
-    if (nref < 0)
-        text_printf(out, "The H200 reference column is empty: no reference yet (%s does not exist or "
-                         "cannot be read; `make bench-commit` makes one from an H200 run).\n\n",
-                    reference_path ? reference_path : "none given");
-    else
-        text_printf(out, "Reference: `%s` (the committed H200 run). Seed 000 measured on an H100 PCIe "
-                         "(114 SMs); its figures are what it printed, with its own method.\n\n",
-                    reference_path);
     text_printf(out, "| key | this run | H200 reference | this / reference | seed 000 (H100 PCIe) |\n"
                      "|---|---:|---:|---:|---|\n");
     for (int i = 0; i < count; ++i) {
+        if (compare_is_headline(numbers[i].key) != headline)
+            continue;
         char mine[64], theirs[64] = "no reference yet", ratio[32] = "";
         show(mine, sizeof mine, numbers[i].key, numbers[i].value);
         for (int j = 0; j < nref; ++j)
@@ -80,4 +77,27 @@ void report_headline(text *out, const bench_number *numbers, int count, const ch
         text_printf(out, "| `%s` | %s | %s | %s | %s |\n", numbers[i].key, mine, theirs, ratio, seed ? seed : "");
     }
     text_printf(out, "\n");
+}
+
+void report_headline(text *out, const bench_number *numbers, int count, const char *reference_path)
+{
+    static bench_number ref[BENCH_MAX_NUMBERS + 16];
+    int nref = reference_path ? json_read_numbers(reference_path, ref, BENCH_MAX_NUMBERS + 16) : -1;
+    text_printf(out, "## Headline numbers\n\n");
+    if (nref < 0)
+        text_printf(out, "The H200 reference column is empty: no reference yet (%s does not exist or "
+                         "cannot be read; `make bench-commit` makes one from an H200 run).\n\n",
+                    reference_path ? reference_path : "none given");
+    else
+        text_printf(out, "Reference: `%s` (the committed H200 run). Seed 000 measured on an H100 PCIe "
+                         "(114 SMs); its figures are what it printed, with its own method.\n\n",
+                    reference_path);
+    table(out, numbers, count, ref, nref, 1);
+    int others = 0;
+    for (int i = 0; i < count; ++i)
+        others += !compare_is_headline(numbers[i].key);
+    if (others) {
+        text_printf(out, "### Every other number of summary.json\n\n");
+        table(out, numbers, count, ref, nref, 0);
+    }
 }

@@ -103,6 +103,7 @@ typedef struct emu_thread {
     emu_site wait_site;
     uint32_t wait_parity, wait_phase;
     bool wait_immediate;        /* it passed on the first try */
+    uint64_t clock;             /* its own fake %clock64: the same in every schedule */
 } emu_thread;
 
 typedef struct emu_cta {

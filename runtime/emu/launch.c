@@ -126,6 +126,12 @@ static dsm_error_t validate(const dsm_launch_config *c, const struct dsm_emu_ker
     return dsmSuccess;
 }
 
+/* The most mbarrier phases (all mbarriers together) one cluster completed in
+ * the last launch, over its clusters and schedules. */
+static uint32_t last_mbarrier_phases;
+
+uint32_t dsm_emu_last_mbarrier_phases(void) { return last_mbarrier_phases; }
+
 static unsigned timeout_seconds(void)
 {
     const char *e = getenv("DSM_EMU_TIMEOUT");
@@ -134,6 +140,11 @@ static unsigned timeout_seconds(void)
 }
 
 /* Runs one cluster; a report or a caught fault unwinds to here. */
+/* The most cluster-barrier phases one cluster completed in the last launch. */
+static uint32_t last_cluster_barrier_phases;
+
+uint32_t dsm_emu_last_cluster_barrier_phases(void) { return last_cluster_barrier_phases; }
+
 static dsm_error_t run_one_cluster(emu_launch *L)
 {
     dsm_error_t err;
@@ -148,7 +159,14 @@ static dsm_error_t run_one_cluster(emu_launch *L)
         if (err == dsmSuccess)
             err = dsmErrorUnknown;
     }
+    uint32_t mbar_phases = 0;
+    for (uint32_t i = 0; i < L->cluster.nmbars; i++)
+        mbar_phases += L->cluster.mbars[i].phase;
+    if (mbar_phases > last_mbarrier_phases)
+        last_mbarrier_phases = mbar_phases;
     L->aborting = 0;
+    if (L->cluster.phase > last_cluster_barrier_phases)
+        last_cluster_barrier_phases = L->cluster.phase;
     emu_cluster_free(L);
     return err;
 }
@@ -212,9 +230,11 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
 {
     const struct dsm_emu_kernel *k = kernel;
     emu_report_reset();
+    last_cluster_barrier_phases = 0;
     if (!cfg)
         return dsmErrorInvalidValue;
     dsm_launch_config c = *cfg;
+    last_mbarrier_phases = 0;
     if (!c.cluster.x) c.cluster.x = 1;
     if (!c.cluster.y) c.cluster.y = 1;
     if (!c.cluster.z) c.cluster.z = 1;

@@ -22,8 +22,14 @@ void *dsm_emu_dynamic_smem(void)
     return t->cta->window + emu_cur->static_rounded;
 }
 
+/* A fake counter per thread, so that a kernel that writes clock differences
+ * writes the same in every schedule (a global counter would differ). */
 static uint64_t fake_clock;
-uint64_t dsm_emu_clock64(void) { return fake_clock += 8; }
+uint64_t dsm_emu_clock64(void)
+{
+    emu_thread *t = emu_self_thread;
+    return t ? (t->clock += 8) : (fake_clock += 8);
+}
 
 static _Noreturn void bad_pointer(emu_thread *t, const void *p, const char *what)
 {

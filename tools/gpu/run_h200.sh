@@ -66,7 +66,9 @@ for part in "$@"; do
   ptx)
     # compute_90 PTX only, forced through the driver's JIT: what a post-Hopper GPU would run.
     make -j"$j" runtime-cuda $cm >/dev/null 2>&1
-    make grade GPU=1 SRC=solutions PTX_ONLY=1 $cm 2>&1 | tee "$out/grade_gpu_ptx_jit.txt" | tail -n 30 ;;
+    make grade GPU=1 SRC=solutions PTX_ONLY=1 $cm 2>&1 | tee "$out/grade_gpu_ptx_jit.txt" | tail -n 30
+    make bench QUICK=1 PTX_ONLY=1 $cm > "$out/bench_quick_ptx_jit.txt" 2>&1; echo "make bench QUICK=1 PTX_ONLY=1: rc=$?"
+    tail -n 5 "$out/bench_quick_ptx_jit.txt" ;;
   buggy)
     if [ -f bench/ch03/run_buggy.sh ]; then make -j"$j" runtime-cuda $cm >/dev/null 2>&1; bash bench/ch03/run_buggy.sh "$out" 2>&1 | tail -n 40; fi ;;
   *) echo "unknown part $part" ;;
