@@ -134,6 +134,11 @@ static unsigned timeout_seconds(void)
 }
 
 /* Runs one cluster; a report or a caught fault unwinds to here. */
+/* The most cluster-barrier phases one cluster completed in the last launch. */
+static uint32_t last_cluster_barrier_phases;
+
+uint32_t dsm_emu_last_cluster_barrier_phases(void) { return last_cluster_barrier_phases; }
+
 static dsm_error_t run_one_cluster(emu_launch *L)
 {
     dsm_error_t err;
@@ -149,6 +154,8 @@ static dsm_error_t run_one_cluster(emu_launch *L)
             err = dsmErrorUnknown;
     }
     L->aborting = 0;
+    if (L->cluster.phase > last_cluster_barrier_phases)
+        last_cluster_barrier_phases = L->cluster.phase;
     emu_cluster_free(L);
     return err;
 }
@@ -218,6 +225,7 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
 {
     const struct dsm_emu_kernel *k = kernel;
     emu_report_reset();
+    last_cluster_barrier_phases = 0;
     if (!cfg)
         return dsmErrorInvalidValue;
     dsm_launch_config c = *cfg;
