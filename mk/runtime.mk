@@ -3,7 +3,13 @@
 CC        ?= gcc
 NVCC      ?= $(shell command -v nvcc 2>/dev/null || echo /usr/local/cuda/bin/nvcc)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-NVCC_ARCH := -gencode=arch=compute_90a,code=sm_90a
+# sm_90a machine code for Hopper, plus compute_90 PTX that the driver compiles (JIT) for any later GPU.
+# PTX_ONLY=1: only the PTX, to test that path on a Hopper (with CUDA_FORCE_PTX_JIT=1, see mk/gpu.mk).
+ifeq ($(PTX_ONLY),1)
+NVCC_ARCH := -gencode=arch=compute_90,code=compute_90
+else
+NVCC_ARCH := -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90,code=compute_90
+endif
 NVCC_FLAGS := $(NVCC_ARCH) -O3 -lineinfo -Iruntime -Itests
 
 WARN       := -Wall -Wextra

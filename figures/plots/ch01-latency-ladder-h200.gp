@@ -1,4 +1,4 @@
-# ch01-latency-ladder-h200.gp: bar chart of the latency ladder bench/ch01/latency_ladder measured on an H200.
+# ch01-latency-ladder-h200.gp: bar chart of the latency ladder measured on an H200 by the retired bench/ch01/latency_ladder.c (now make bench's ch01_latency family).
 # Input csv: bench/results/ch01-latency-ladder-h200.csv (the program's CSV: column 6 the level,
 #   column 8 the median cycles per load; the first four rows are the first run).
 # Output out: build/figures/ch01-latency-ladder-h200.svg; mk/book.mk runs it only when the CSV exists:

@@ -144,13 +144,8 @@ dsm_error_t dsm_device_check(const char **why)
     } else if (!prop.clusterLaunch) {
         snprintf(reason, sizeof reason, "found %s, compute capability %d.%d, but it does not support cluster launch",
                  prop.name, prop.major, prop.minor);
-    } else if (prop.major != 9 || prop.minor != 0) {
-        /* The kernels are built for sm_90a (NVCC_ARCH), which loads only on 9.0. */
-        snprintf(reason, sizeof reason,
-                 "found %s, compute capability %d.%d; the kernels are built for sm_90a, which runs only on 9.0 "
-                 "(Hopper)",
-                 prop.name, prop.major, prop.minor);
     } else {
+        /* 9.0 runs the sm_90a code; later GPUs JIT-compile the compute_90 PTX that NVCC_ARCH adds. */
         if (why)
             *why = "";
         return dsmSuccess;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run_h200.sh: what the lead ran on a lent H200, in one script per call: build, test, sanitize, probe, measure; results under $OUT.
-# Usage: tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes course bench buggy
+# Usage: tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes course bench benchquick benchncu ptx buggy
+# (bench: make bench twice a minute apart + the repeatability check, about 7 min; benchquick, benchncu, ptx: a few minutes each)
 # Needs: nvcc, a Hopper GPU; cmocka from .deps/*.deb when the system has none.
 set -uo pipefail
 out=${1:?usage: run_h200.sh OUTDIR PART...}; shift
@@ -36,16 +37,38 @@ for part in "$@"; do
     make grade GPU=1 SRC=solutions $cm 2>&1 | tee "$out/grade_gpu_solutions.txt" | tail -n 30
     make gpu-test $cm 2>&1 | tee "$out/gpu_test.txt" | tail -n 40 ;;
   bench)
-    # bench/ch01/README.md: the latency ladder with the chapter 1 solution kernels
-    make -j"$j" runtime-cuda $cm >/dev/null 2>&1
-    mkdir -p build/bench/ch01
-    nvcc -gencode=arch=compute_90a,code=sm_90a -O3 -Iruntime -c solutions/ch01/latency_chain.cu -o build/bench/ch01/latency_chain.o
-    gcc -std=c11 -O2 -Wall -Wextra -DDSM_BACKEND_CUDA -Iruntime -I/usr/local/cuda/include -c bench/ch01/latency_ladder.c -o build/bench/ch01/latency_ladder.o
-    nvcc -gencode=arch=compute_90a,code=sm_90a build/bench/ch01/latency_ladder.o build/bench/ch01/latency_chain.o build/libdsm_cuda.a -o build/bench/ch01/latency_ladder
+    # make bench twice, a minute apart; the driver compares the two runs' summary.json (3 %).
+    make -j"$j" bench-build-gpu $cm > "$out/bench_build.log" 2>&1 || tail -n 20 "$out/bench_build.log"
+    runs=""
     for rep in 1 2; do
-      nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader >> "$out/latency_clocks.txt"
-      build/bench/ch01/latency_ladder "$out/ch01-latency-ladder-h200-run$rep.csv" 2>&1 | tail -n 12
-    done ;;
+      [ $rep = 2 ] && sleep 60
+      nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader >> "$out/bench_clocks.txt"
+      start=$(date +%s)
+      make bench $cm > "$out/bench_run$rep.txt" 2>&1; echo "make bench run $rep: rc=$? in $(( $(date +%s) - start )) s" | tee -a "$out/bench_times.txt"
+      tail -n 25 "$out/bench_run$rep.txt"
+      runs="$runs build/bench/$(readlink build/bench/latest)"
+    done
+    set -- $runs
+    make bench-compare A="$1" B="$2" 2>&1 | tee "$out/bench_repeatability.txt" | tail -n 40
+    tar czf "$out/bench_runs.tgz" $runs ;;
+  benchquick)
+    start=$(date +%s)
+    make bench QUICK=1 $cm > "$out/bench_quick.txt" 2>&1; echo "make bench QUICK=1: rc=$? in $(( $(date +%s) - start )) s" | tee -a "$out/bench_times.txt"
+    tail -n 15 "$out/bench_quick.txt"
+    tar czf "$out/bench_quick_run.tgz" "build/bench/$(readlink build/bench/latest)" ;;
+  benchncu)
+    start=$(date +%s)
+    make bench NCU=1 QUICK=1 $cm > "$out/bench_ncu.txt" 2>&1; echo "make bench NCU=1 QUICK=1: rc=$? in $(( $(date +%s) - start )) s" | tee -a "$out/bench_times.txt"
+    tail -n 15 "$out/bench_ncu.txt"
+    run="build/bench/$(readlink build/bench/latest)"
+    awk '/^## Hardware counters/ { p = 1 } /^## / && !/Hardware counters/ { p = 0 } p' "$run/report.md" | head -n 14
+    tar czf "$out/bench_ncu_run.tgz" "$run" build/bench/ncu-work/ncu.log build/bench/ncu-work/ncu.csv 2>/dev/null ;;
+  ptx)
+    # compute_90 PTX only, forced through the driver's JIT: what a post-Hopper GPU would run.
+    make -j"$j" runtime-cuda $cm >/dev/null 2>&1
+    make grade GPU=1 SRC=solutions PTX_ONLY=1 $cm 2>&1 | tee "$out/grade_gpu_ptx_jit.txt" | tail -n 30
+    make bench QUICK=1 PTX_ONLY=1 $cm > "$out/bench_quick_ptx_jit.txt" 2>&1; echo "make bench QUICK=1 PTX_ONLY=1: rc=$?"
+    tail -n 5 "$out/bench_quick_ptx_jit.txt" ;;
   buggy)
     if [ -f bench/ch03/run_buggy.sh ]; then make -j"$j" runtime-cuda $cm >/dev/null 2>&1; bash bench/ch03/run_buggy.sh "$out" 2>&1 | tail -n 40; fi ;;
   *) echo "unknown part $part" ;;

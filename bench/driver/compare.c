@@ -1,0 +1,78 @@
+/* compare.c: `bench_driver --compare A B`: do two runs agree on every headline number (repeatability)? Every other number is printed too. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench_internal.h"
+
+/* Keys that describe the machine or the run, not a measurement: not compared. */
+static int is_measurement(const char *key)
+{
+    static const char *const not_measured[] = {"sm_clock_mhz", "sm_clock_mhz_smi_max", "sm_clock_mhz_observed",
+                                               "failures", NULL};
+    for (int i = 0; not_measured[i]; ++i)
+        if (strcmp(key, not_measured[i]) == 0)
+            return 0;
+    return 1;
+}
+
+int compare_is_headline(const char *key)
+{
+    static const char *const headline[] = {"dsmem_exchange_tbps_best",           "gmem_exchange_tbps_best",
+                                           "pingpong_dsmem_cycles_per_hop_best", "pingpong_gmem_cycles_per_hop_best",
+                                           "seed_tile_exchange_dsmem_ms",        "seed_tile_exchange_gmem_ms",
+                                           NULL};
+    for (int i = 0; headline[i]; ++i)
+        if (strcmp(key, headline[i]) == 0)
+            return 1;
+    return strncmp(key, "latency_cycles.", 15) == 0;
+}
+
+int compare_runs(const char *a, const char *b, double tolerance_pct, int all)
+{
+    static bench_number na[BENCH_MAX_NUMBERS + 16], nb[BENCH_MAX_NUMBERS + 16];
+    int ca = json_read_numbers(a, na, BENCH_MAX_NUMBERS + 16);
+    int cb = json_read_numbers(b, nb, BENCH_MAX_NUMBERS + 16);
+    if (ca < 0 || cb < 0) {
+        fprintf(stderr, "bench compare: cannot read %s\n", ca < 0 ? a : b);
+        return 2;
+    }
+    int off = 0, compared = 0;
+    printf("%-52s %14s %14s %9s\n", "key", "first", "second", "diff %");
+    for (int i = 0; i < ca; ++i) {
+        if (!is_measurement(na[i].key))
+            continue;
+        int counts = all || compare_is_headline(na[i].key);
+        int j = 0;
+        while (j < cb && strcmp(nb[j].key, na[i].key) != 0)
+            ++j;
+        if (j == cb) {
+            printf("%-52s %14.6g %14s %9s  only in the first run%s\n", na[i].key, na[i].value, "-", "-",
+                   counts ? "" : " (not a headline)");
+            off += counts;
+            continue;
+        }
+        double x = na[i].value, y = nb[j].value;
+        /* Relative to the mean of the two, so the order of the runs does not matter. */
+        double diff = (x == y) ? 0.0 : 200.0 * fabs(x - y) / (fabs(x) + fabs(y));
+        int bad = !(diff <= tolerance_pct);
+        off += bad && counts;
+        compared += counts;
+        printf("%-52s %14.6g %14.6g %9.2f%s\n", na[i].key, x, y, diff,
+               bad ? (counts ? "  OFF" : "  off (not a headline)") : "");
+    }
+    for (int j = 0; j < cb; ++j) {
+        int i = 0;
+        while (i < ca && strcmp(na[i].key, nb[j].key) != 0)
+            ++i;
+        if (i == ca && is_measurement(nb[j].key)) {
+            int counts = all || compare_is_headline(nb[j].key);
+            printf("%-52s %14s %14.6g %9s  only in the second run%s\n", nb[j].key, "-", nb[j].value, "-",
+                   counts ? "" : " (not a headline)");
+            off += counts;
+        }
+    }
+    printf("bench compare: %d %s compared, %d differ by more than %.1f %% (or are missing)\n", compared,
+           all ? "numbers" : "headline numbers", off, tolerance_pct);
+    return off ? 1 : 0;
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# ncu.sh: make bench NCU=1: Nsight Compute's L2 and DRAM byte counters for the seed's tile exchange, both paths, into one CSV.
+# Usage: bench/driver/ncu.sh BENCH_BINARY WORK_DIR   -> WORK_DIR/ncu.csv (ncu's details page), WORK_DIR/ncu.log
+# Runs the ch06_exchange family in a short run of its own once per kernel, profiling its first launches
+# (`--clock-control none`: the clocks the GPU chooses, as in the timed runs).
+set -u
+bin=${1:?usage: ncu.sh BENCH_BINARY WORK_DIR}
+work=${2:?usage: ncu.sh BENCH_BINARY WORK_DIR}
+ncu=${NCU_BIN:-$(command -v ncu || echo "${CUDA_HOME:-/usr/local/cuda}/bin/ncu")}
+rm -rf "$work" && mkdir -p "$work"
+log="$work/ncu.log"
+if [ ! -x "$ncu" ] && ! command -v "$ncu" > /dev/null 2>&1; then
+  echo "ncu: Nsight Compute not found ($ncu)" | tee "$log"
+  exit 0 # the driver's --ncu import reports the missing counters as a failed check
+fi
+if ! "$bin" --list | grep -qx ch06_exchange; then
+  echo "ncu: this build has no ch06_exchange family: no tile-exchange kernels to profile" | tee "$log"
+  exit 0
+fi
+metrics=lts__t_bytes.sum,dram__bytes_read.sum,dram__bytes_write.sum
+: > "$work/ncu.csv"
+for kernel in xchg_seed_dsmem xchg_seed_gmem; do
+  echo "bench: ncu over $kernel (first 3 launches of a quick ch06_exchange run)"
+  "$ncu" --clock-control none --metrics "$metrics" --kernel-name-base function --kernel-name "$kernel" \
+    --launch-count 3 --target-processes all -f -o "$work/$kernel" \
+    "$bin" --quick --out "$work/run-$kernel" ch06_exchange >> "$log" 2>&1
+  echo "ncu rc=$? for $kernel" >> "$log"
+  if [ -f "$work/$kernel.ncu-rep" ]; then
+    "$ncu" --import "$work/$kernel.ncu-rep" --csv --page details --print-units base > "$work/$kernel.csv" 2>> "$log"
+    # One table: the first file's header, then every file's rows.
+    if [ -s "$work/ncu.csv" ]; then sed -n '/"Kernel Name"/,$p' "$work/$kernel.csv" | tail -n +2 >> "$work/ncu.csv"
+    else sed -n '/"Kernel Name"/,$p' "$work/$kernel.csv" >> "$work/ncu.csv"; fi
+  fi
+done
+grep -E "ERR_NVGPUCTRPERM|==ERROR==|==WARNING==" "$log" | head -n 5
+exit 0

@@ -1,0 +1,307 @@
+/* ch01_latency.c: the latency ladder of chapter 1: SM cycles per dependent load in local shared memory, DSMEM, L2 and HBM. */
+// bench-kernels: ch01/latency_chain.cu
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+DSM_DECLARE_KERNEL(chase_global);
+DSM_DECLARE_KERNEL(chase_shared);
+
+enum {
+    LINE_WORDS = 128 / sizeof(uint32_t), /* one chain element per 128-byte cache line */
+    MAX_REPEATS = 16,
+    SHARED_THREADS = 128,                /* threads that copy the chain into shared memory */
+    LEVELS = 4,
+};
+
+/* What one run measures. The GPU sizes follow chapter 1; QUICK=1 shortens the
+ * HBM chain (still four times the L2) and the repeats; the emulator dry run
+ * uses small ones, only to check the kernels, the chains and the output. */
+typedef struct ladder_sizes {
+    uint32_t repeats;      /* timed launches per level (after one warm-up) */
+    uint32_t shared_words; /* chain length in shared memory (local and DSMEM) */
+    uint32_t shared_steps; /* loads per timed launch in shared memory */
+    size_t l2_bytes;       /* working set that fits in L2 */
+    size_t hbm_bytes;      /* working set far larger than L2 */
+    uint32_t global_steps; /* loads per timed launch in global memory */
+    size_t flush_bytes;    /* written before the HBM chase to push the chain's lines out of L2 */
+    uint32_t spread_bytes; /* dynamic shared memory per CTA: more than half an SM's, so the two
+                            * CTAs of the cluster cannot share an SM and DSMEM loads really cross */
+} ladder_sizes;
+
+/* Step counts are odd on purpose: a chain of 2^k elements walked a multiple of
+ * 2^k steps ends where it started, so a kernel that did not walk at all would
+ * pass the check. */
+static const ladder_sizes full_sizes = {9, 4096, 65535, (size_t)4 << 20, (size_t)1 << 30, 32767,
+                                        (size_t)256 << 20, 120 << 10};
+static const ladder_sizes quick_sizes = {5, 4096, 65535, (size_t)4 << 20, (size_t)256 << 20, 16383,
+                                         (size_t)256 << 20, 120 << 10};
+static const ladder_sizes dry_sizes = {3, 1024, 4095, (size_t)64 << 10, (size_t)1 << 20, 2047,
+                                       (size_t)2 << 20, 4 << 10};
+
+/* One level of the ladder: cycles per load over the timed repeats. */
+typedef struct ladder_row {
+    const char *level, *key; /* key: the summary name, latency_cycles.<key> */
+    size_t working_set;
+    uint32_t steps;
+    bench_stats cycles;
+    int measured;            /* 0 when a check or a call failed: no number */
+} ladder_row;
+
+/* ---- random single-cycle chains ---- */
+
+static uint64_t rng_state;
+
+/* splitmix64: the next 64 random bits. */
+static uint64_t rng_next(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A random permutation of 0..n-1 that is a single cycle (Sattolo's
+ * algorithm), so a chase never revisits an element before all n were seen.
+ * NULL when the host is out of memory. */
+static uint32_t *single_cycle(uint32_t n)
+{
+    uint32_t *perm = malloc((size_t)n * sizeof *perm);
+    if (perm == NULL)
+        return NULL;
+    for (uint32_t i = 0; i < n; ++i)
+        perm[i] = i;
+    for (uint32_t i = n - 1; i > 0; --i) {
+        uint32_t j = (uint32_t)(rng_next() % i); /* j < i: one cycle */
+        uint32_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    return perm;
+}
+
+/* Where `steps` links of perm lead from idx (the CPU reference). */
+static uint32_t follow(const uint32_t *perm, uint32_t idx, uint64_t steps)
+{
+    for (uint64_t s = 0; s < steps; ++s)
+        idx = perm[idx];
+    return idx;
+}
+
+/* 1 when err is success; otherwise a failed check named after the call. */
+static int ok(bench *b, const char *level, const char *what, dsm_error_t err)
+{
+    if (err == dsmSuccess)
+        return 1;
+    bench_fail(b, "%s: %s failed: %s", level, what, dsm_error_name(err));
+    return 0;
+}
+
+/* ---- levels ---- */
+
+/* Local shared memory (remote == 0) or DSMEM (remote == 1): a cluster of 2
+ * CTAs, each with its own random chain, each on an SM of its own; CTA 0's
+ * thread 0 is timed with clock64 inside the kernel. */
+static void measure_shared(bench *b, const ladder_sizes *sz, uint32_t remote, ladder_row *row)
+{
+    uint32_t n = sz->shared_words, ctas = 2;
+    uint32_t *chains[2] = {single_cycle(n), single_cycle(n)};
+    uint32_t *d_next = NULL, *d_last = NULL, last[2];
+    unsigned long long *d_cycles = NULL, cycles[2];
+    double per_load[MAX_REPEATS];
+    int good = chains[0] && chains[1];
+    if (!good)
+        bench_fail(b, "%s: out of host memory", row->level);
+    good = good && ok(b, row->level, "dsm_malloc", dsm_malloc((void **)&d_next, (size_t)ctas * n * sizeof(uint32_t)));
+    good = good && ok(b, row->level, "dsm_malloc", dsm_malloc((void **)&d_last, ctas * sizeof(uint32_t)));
+    good = good && ok(b, row->level, "dsm_malloc", dsm_malloc((void **)&d_cycles, ctas * sizeof(unsigned long long)));
+    for (uint32_t c = 0; good && c < ctas; ++c)
+        good = ok(b, row->level, "dsm_memcpy_to_device",
+                  dsm_memcpy_to_device(d_next + (size_t)c * n, chains[c], n * sizeof(uint32_t)));
+
+    size_t smem = (size_t)n * sizeof(uint32_t);
+    if (smem < sz->spread_bytes)
+        smem = sz->spread_bytes;
+    good = good && ok(b, row->level, "dsm_func_set_max_dynamic_smem",
+                      dsm_func_set_max_dynamic_smem(DSM_KERNEL(chase_shared), (int)smem));
+    dsm_launch_config cfg = {DSM_DIM3(ctas, 1, 1), DSM_DIM3(SHARED_THREADS, 1, 1), DSM_DIM3(ctas, 1, 1), smem};
+    uint32_t start = 0, steps = sz->shared_steps;
+    const uint32_t *next_arg = d_next;
+    void *args[] = {&next_arg, &n, &start, &steps, &remote, &d_last, &d_cycles};
+
+    for (uint32_t r = 0; good && r <= sz->repeats; ++r) { /* r == 0: warm-up, not counted */
+        good = ok(b, row->level, "dsm_memset", dsm_memset(d_last, 0xff, ctas * sizeof(uint32_t))) &&
+               ok(b, row->level, "launch of chase_shared", dsm_launch_sync(&cfg, DSM_KERNEL(chase_shared), args)) &&
+               ok(b, row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(last, d_last, sizeof last)) &&
+               ok(b, row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(cycles, d_cycles, sizeof cycles));
+        for (uint32_t c = 0; good && c < ctas; ++c) {
+            uint32_t want = follow(chains[remote ? (c + 1) % ctas : c], start, steps);
+            if (last[c] != want) {
+                bench_fail(b, "%s: CTA %u's chase ended at %u, the CPU reference at %u", row->level, c, last[c], want);
+                good = 0;
+            }
+        }
+        if (good && r > 0)
+            per_load[r - 1] = (double)cycles[0] / steps;
+    }
+    if (good) {
+        row->cycles = bench_stats_of(per_load, (int)sz->repeats);
+        row->measured = 1;
+    }
+    row->working_set = (size_t)n * sizeof(uint32_t);
+    row->steps = steps;
+    dsm_free(d_next);
+    dsm_free(d_last);
+    dsm_free(d_cycles);
+    free(chains[0]);
+    free(chains[1]);
+}
+
+/* Global memory: one element per 128-byte line of a `bytes` working set, in
+ * a random single cycle. Every launch continues where the last one stopped,
+ * so no line is loaded twice unless the whole cycle was walked: the L2 level
+ * first walks it once (warm-up) so that every line sits in L2; the HBM level
+ * never completes it, so every load misses. */
+static void measure_global(bench *b, const ladder_sizes *sz, size_t bytes, int warm_whole_set, ladder_row *row)
+{
+    uint32_t lines = (uint32_t)(bytes / 128);
+    uint32_t *perm = single_cycle(lines);
+    uint32_t *next = calloc((size_t)lines * LINE_WORDS, sizeof *next);
+    uint32_t *d_next = NULL, *d_last = NULL, last = 0;
+    unsigned long long *d_cycles = NULL, cycles = 0;
+    double per_load[MAX_REPEATS];
+    row->working_set = bytes;
+    row->steps = sz->global_steps;
+    int good = perm != NULL && next != NULL;
+    if (!good)
+        bench_fail(b, "%s: out of host memory for a %zu-byte chain", row->level, bytes);
+    for (uint32_t i = 0; good && i < lines; ++i)
+        next[(size_t)i * LINE_WORDS] = perm[i] * LINE_WORDS; /* indices are in words */
+    good = good && ok(b, row->level, "dsm_malloc",
+                      dsm_malloc((void **)&d_next, (size_t)lines * LINE_WORDS * sizeof(uint32_t)));
+    good = good && ok(b, row->level, "dsm_malloc", dsm_malloc((void **)&d_last, sizeof(uint32_t)));
+    good = good && ok(b, row->level, "dsm_malloc", dsm_malloc((void **)&d_cycles, sizeof(unsigned long long)));
+    good = good && ok(b, row->level, "dsm_memcpy_to_device",
+                      dsm_memcpy_to_device(d_next, next, (size_t)lines * LINE_WORDS * sizeof(uint32_t)));
+    free(next);
+    if (good && !warm_whole_set) { /* the copy left the chain's last lines in L2: write something else over them */
+        void *scratch = NULL;
+        good = ok(b, row->level, "dsm_malloc", dsm_malloc(&scratch, sz->flush_bytes)) &&
+               ok(b, row->level, "dsm_memset", dsm_memset(scratch, 0x5a, sz->flush_bytes)) &&
+               ok(b, row->level, "dsm_device_synchronize", dsm_device_synchronize());
+        dsm_free(scratch);
+    }
+
+    dsm_launch_config cfg = {DSM_DIM3(1, 1, 1), DSM_DIM3(1, 1, 1), DSM_DIM3(1, 1, 1), 0};
+    uint32_t pos = 0; /* current line */
+    for (uint32_t r = 0; good && r <= sz->repeats; ++r) { /* r == 0: warm-up, not counted */
+        uint32_t steps = (r == 0 && warm_whole_set) ? lines : sz->global_steps;
+        uint32_t start = pos * LINE_WORDS;
+        const uint32_t *next_arg = d_next;
+        void *args[] = {&next_arg, &start, &steps, &d_last, &d_cycles};
+        good = ok(b, row->level, "dsm_memset", dsm_memset(d_last, 0xff, sizeof(uint32_t))) &&
+               ok(b, row->level, "launch of chase_global", dsm_launch_sync(&cfg, DSM_KERNEL(chase_global), args)) &&
+               ok(b, row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(&last, d_last, sizeof last)) &&
+               ok(b, row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(&cycles, d_cycles, sizeof cycles));
+        if (!good)
+            break;
+        pos = follow(perm, pos, steps);
+        if (last != pos * LINE_WORDS) {
+            bench_fail(b, "%s: the chase ended at %u, the CPU reference at %u", row->level, last, pos * LINE_WORDS);
+            good = 0;
+        } else if (r > 0) {
+            per_load[r - 1] = (double)cycles / steps;
+        }
+    }
+    if (good) {
+        row->cycles = bench_stats_of(per_load, (int)sz->repeats);
+        row->measured = 1;
+    }
+    dsm_free(d_next);
+    dsm_free(d_last);
+    dsm_free(d_cycles);
+    free(perm);
+}
+
+/* ---- output ---- */
+
+static void size_text(char *buf, size_t size, size_t bytes)
+{
+    if (bytes >= ((size_t)1 << 30))
+        snprintf(buf, size, "%zu GiB", bytes >> 30);
+    else if (bytes >= ((size_t)1 << 20))
+        snprintf(buf, size, "%zu MiB", bytes >> 20);
+    else
+        snprintf(buf, size, "%zu KiB", bytes >> 10);
+}
+
+static void write_results(bench *b, const ladder_sizes *sz, const ladder_row *rows)
+{
+    bench_csv *csv = bench_csv_open(b, "ch01_latency",
+                                    "level,working_set_bytes,cycles_per_load,min_cycles_per_load,"
+                                    "max_cycles_per_load,repeats,loads_per_repeat");
+    double mhz = bench_sm_clock_mhz(b);
+    bench_report(b, "## Latency ladder (chapter 1, `ch01_latency`)\n\n"
+                    "One thread follows a random single-cycle chain of dependent loads and times its loop with "
+                    "`clock64`: SM cycles per load, median (min-max) of %u launches after a warm-up, every "
+                    "launch's end of chain checked against a CPU walk. DSMEM: CTA 0 of a cluster of 2 chases "
+                    "its peer's copy, each CTA on an SM of its own. L2: `ld.global.cg` over a warmed working "
+                    "set; HBM: one that is never walked twice.%s\n\n"
+                    "| level | working set | cycles per load | min | max | ns at %.0f MHz | / DSMEM |\n"
+                    "|---|---:|---:|---:|---:|---:|---:|\n",
+                 sz->repeats,
+                 bench_dry(b) ? " (Dry run: the cycle counter is the emulator's and means nothing.)" : "", mhz);
+    for (int i = 0; i < LEVELS; ++i) {
+        const ladder_row *r = &rows[i];
+        char ws[32], key[64];
+        size_text(ws, sizeof ws, r->working_set);
+        if (!r->measured) {
+            bench_report(b, "| %s | %s | failed | | | | |\n", r->level, ws);
+            continue;
+        }
+        bench_csv_row(csv, "\"%s\",%zu,%.2f,%.2f,%.2f,%d,%u", r->level, r->working_set, r->cycles.median,
+                      r->cycles.min, r->cycles.max, r->cycles.n, r->steps);
+        snprintf(key, sizeof key, "latency_cycles.%s", r->key);
+        bench_summary_number(b, key, r->cycles.median);
+        char ratio[32] = "";
+        if (rows[1].measured && rows[1].cycles.median > 0)
+            snprintf(ratio, sizeof ratio, "%.2fx", r->cycles.median / rows[1].cycles.median);
+        bench_report(b, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %s |\n", r->level, ws, r->cycles.median,
+                     r->cycles.min, r->cycles.max, mhz > 0 ? 1e3 * r->cycles.median / mhz : 0.0, ratio);
+    }
+    bench_report(b, "\nSeed 000 draws the ladder as ranges, not measurements: local 20-30, DSMEM 100-180, "
+                    "L2 200-300, HBM 450-600 cycles. L2 and HBM latencies are fixed in nanoseconds, so their "
+                    "cycle counts grow with the SM clock (see the run header).\n\n");
+    bench_csv_close(csv);
+}
+
+int bench_family_ch01_latency(bench *b)
+{
+    const ladder_sizes *sz = bench_dry(b) ? &dry_sizes : bench_quick(b) ? &quick_sizes : &full_sizes;
+    rng_state = 0x00c0ffee12345678ull; /* fixed: the same chains every run */
+    ladder_row rows[LEVELS] = {
+        {"local shared memory", "local_shared", 0, 0, {0, 0, 0, 0}, 0},
+        {"DSMEM (peer CTA, cluster of 2)", "dsmem", 0, 0, {0, 0, 0, 0}, 0},
+        {"L2", "l2", 0, 0, {0, 0, 0, 0}, 0},
+        {"HBM", "hbm", 0, 0, {0, 0, 0, 0}, 0},
+    };
+    bench_progress(b, "local shared memory");
+    measure_shared(b, sz, 0, &rows[0]);
+    bench_progress(b, "DSMEM");
+    measure_shared(b, sz, 1, &rows[1]);
+    char ws[32];
+    size_text(ws, sizeof ws, sz->l2_bytes);
+    bench_progress(b, "L2 (%s working set)", ws);
+    measure_global(b, sz, sz->l2_bytes, 1, &rows[2]);
+    size_text(ws, sizeof ws, sz->hbm_bytes);
+    bench_progress(b, "HBM (%s working set)", ws);
+    measure_global(b, sz, sz->hbm_bytes, 0, &rows[3]);
+    write_results(b, sz, rows);
+    int failed = 0;
+    for (int i = 0; i < LEVELS; ++i)
+        failed |= !rows[i].measured;
+    return failed;
+}
