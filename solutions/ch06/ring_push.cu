@@ -41,8 +41,9 @@ __global__ void ring_push(const uint4 *in, uint32_t *out, int chunk_bytes, int s
     //~ (void)chunk_bytes;
     //~ (void)stages;
     //~ (void)nchunks;
-    __shared__ uint64_t full[RING_MAX_STAGES];  /* mine: "slot s of MY ring holds a chunk" */
-    __shared__ uint64_t empty[RING_MAX_STAGES]; /* mine: "slot s of my RIGHT neighbour's ring is free" */
+    __shared__ uint64_t full[RING_MAX_STAGES];     /* mine: "slot s of MY ring holds a chunk" */
+    __shared__ uint64_t consumed[RING_MAX_STAGES]; /* mine: "all my consumers are done with slot s" */
+    __shared__ uint64_t empty[RING_MAX_STAGES];    /* mine: "slot s of my RIGHT neighbour's ring is free" */
     unsigned char *ring = (unsigned char *)dsm_dynamic_smem();  /* stages slots, filled by my left */
     unsigned char *src = ring + (size_t)stages * (size_t)chunk_bytes;
     uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank();
@@ -56,8 +57,9 @@ __global__ void ring_push(const uint4 *in, uint32_t *out, int chunk_bytes, int s
     dsm_fence_proxy_async_shared_cta();     /* my generic writes of src, visible to the copies' reads */
     if (tid == 0) {
         for (int s = 0; s < stages; ++s) {
-            dsm_mbarrier_init(&full[s], 1);                     /* my own expect_tx arrival */
-            dsm_mbarrier_init(&empty[s], (uint32_t)consumers);  /* every consumer of my right neighbour */
+            dsm_mbarrier_init(&full[s], 1);                         /* one expect_tx arrival + the bytes */
+            dsm_mbarrier_init(&consumed[s], (uint32_t)consumers);   /* every consumer thread, locally */
+            dsm_mbarrier_init(&empty[s], 1);                        /* my right neighbour's forwarder */
         }
         dsm_fence_mbarrier_init();
         for (int s = 0; s < stages && s < nchunks; ++s)
@@ -65,27 +67,34 @@ __global__ void ring_push(const uint4 *in, uint32_t *out, int chunk_bytes, int s
     }
     dsm_cluster_sync();     /* every CTA's barriers exist and are armed before anyone copies */
 
-    if (tid < 32) {
-        /* the producer warp: one thread issues every copy, the others just wait at the end */
-        if (tid == 0) {
-            uint32_t peer_ring = dsm_mapa_shared_cluster(dsm_smem_addr(ring), right);
-            uint32_t peer_full = dsm_mapa_shared_cluster(dsm_smem_addr(full), right);
-            for (int k = 0; k < nchunks; ++k) {
-                int s = k % stages, round = k / stages;
-                if (round > 0)  /* the receiver released this slot's previous chunk (round - 1) */
-                    dsm_mbarrier_wait_parity(&empty[s], (uint32_t)(round - 1) & 1u);
-                dsm_cp_async_bulk_shared_cluster(peer_ring + (uint32_t)(s * chunk_bytes),
-                                                 src + 16 * (k % (stages + 1)), (uint32_t)chunk_bytes,
-                                                 peer_full + 8u * (uint32_t)s);
-            }
+    if (tid == 0) {
+        /* the producer: issues every copy into my right neighbour's ring */
+        uint32_t peer_ring = dsm_mapa_shared_cluster(dsm_smem_addr(ring), right);
+        uint32_t peer_full = dsm_mapa_shared_cluster(dsm_smem_addr(full), right);
+        for (int k = 0; k < nchunks; ++k) {
+            int s = k % stages, round = k / stages;
+            if (round > 0)  /* the receiver released this slot's previous chunk (round - 1) */
+                dsm_mbarrier_wait_parity(&empty[s], (uint32_t)(round - 1) & 1u);
+            dsm_cp_async_bulk_shared_cluster(peer_ring + (uint32_t)(s * chunk_bytes), src + 16 * (k % (stages + 1)),
+                                             (uint32_t)chunk_bytes, peer_full + 8u * (uint32_t)s);
         }
-    } else {
-        /* the consumer warps: wait for each chunk, fold it in, hand the slot back */
+    } else if (tid == 1) {
+        /* the forwarder: once all my consumers are done with a slot that will be
+         * used again, re-arm its full barrier and release it to my left neighbour
+         * with ONE remote arrive (not one per consumer thread) */
+        uint32_t left_empty = dsm_mapa_shared_cluster(dsm_smem_addr(empty), left);
+        for (int k = 0; k + stages < nchunks; ++k) {
+            int s = k % stages, round = k / stages;
+            dsm_mbarrier_wait_parity(&consumed[s], (uint32_t)round & 1u);
+            dsm_mbarrier_arrive_expect_tx(&full[s], (uint32_t)chunk_bytes);
+            dsm_mbarrier_arrive_remote(left_empty + 8u * (uint32_t)s);
+        }
+    } else if (tid >= 32) {
+        /* the consumer warps: wait for each chunk, fold it in, say so */
         int c = tid - 32;
         uint32_t acc[RING_MAX_LANES][4];
         for (int i = 0; i < RING_MAX_LANES; ++i)
             acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0u;
-        uint32_t left_empty = dsm_mapa_shared_cluster(dsm_smem_addr(empty), left);
         for (int k = 0; k < nchunks; ++k) {
             int s = k % stages, round = k / stages;
             uint32_t weight = (uint32_t)k + 1u;
@@ -101,11 +110,8 @@ __global__ void ring_push(const uint4 *in, uint32_t *out, int chunk_bytes, int s
                     acc[i][3] += weight * v.w;
                 }
             }
-            if (k + stages < nchunks) {
-                if (c == 0)     /* arm the slot's next phase before anyone can refill it */
-                    dsm_mbarrier_arrive_expect_tx(&full[s], (uint32_t)chunk_bytes);
-                dsm_mbarrier_arrive_remote(left_empty + 8u * (uint32_t)s);  /* done reading slot s */
-            }
+            if (k + stages < nchunks)
+                dsm_mbarrier_arrive(&consumed[s]);  /* done reading slot s for this round */
         }
         for (int i = 0; i < RING_MAX_LANES; ++i) {
             int u = c + i * consumers;
@@ -115,8 +121,8 @@ __global__ void ring_push(const uint4 *in, uint32_t *out, int chunk_bytes, int s
         }
     }
     /* my left neighbour's copies into my ring are complete (I waited for them),
-     * my right neighbour has read my src through its copies: nobody touches a
-     * CTA that has left */
+     * my right neighbour has read my src through its copies, and every remote
+     * arrive has landed: nobody touches a CTA that has left */
     dsm_cluster_sync();
     // END SOLUTION
 }
