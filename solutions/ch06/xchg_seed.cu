@@ -28,7 +28,7 @@ __global__ void xchg_seed_dsmem(int iters, const float *in, float *out)
     //~ // then iters times copy it element by element into smem_dst and meet the
     //~ // peer at a cluster.sync (the seed has one more cluster.sync before the loop).
     //~ (void)peer;
-    //~ (void)smem_src;
+    //~ (void)&smem_src[0];
     //~ (void)iters;
     const float *peer_src = (const float *)dsm_map_shared_rank(smem_src, peer);
     dsm_cluster_sync();     /* the seed's second barrier: orders nothing new */
@@ -55,21 +55,21 @@ __global__ void xchg_seed_gmem(int iters, float *scratch, const float *in, float
     __shared__ float smem_src[XCHG_SEED_TILE_FLOATS];
     __shared__ float smem_dst[XCHG_SEED_TILE_FLOATS];
     size_t base = (size_t)blockIdx.x * XCHG_SEED_TILE_FLOATS;
-    float *my_scratch = scratch + base;
-    const float *peer_scratch = scratch + (size_t)(blockIdx.x ^ 1u) * XCHG_SEED_TILE_FLOATS;
 
     for (int i = threadIdx.x; i < XCHG_SEED_TILE_FLOATS; i += blockDim.x)
         smem_src[i] = in[base + i];
     dsm_cluster_sync();
 
     // BEGIN SOLUTION
-    //~ // TODO(ch06.xchg_seed): the seed's global-memory loop. iters times: write
-    //~ // smem_src to my_scratch, __threadfence(), cluster.sync, copy peer_scratch
-    //~ // into smem_dst, cluster.sync.
+    //~ // TODO(ch06.xchg_seed): the seed's global-memory loop. Your scratch tile
+    //~ // starts at scratch + base, the peer's at scratch + (blockIdx.x ^ 1) * 4096.
+    //~ // iters times: write smem_src to your scratch tile, __threadfence(),
+    //~ // cluster.sync, copy the peer's scratch tile into smem_dst, cluster.sync.
     //~ (void)iters;
-    //~ (void)my_scratch;
-    //~ (void)smem_src;
-    //~ (void)peer_scratch;
+    //~ (void)scratch;
+    //~ (void)&smem_src[0];
+    float *my_scratch = scratch + base;
+    const float *peer_scratch = scratch + (size_t)(blockIdx.x ^ 1u) * XCHG_SEED_TILE_FLOATS;
     for (int it = 0; it < iters; ++it) {
         for (int i = threadIdx.x; i < XCHG_SEED_TILE_FLOATS; i += blockDim.x)
             my_scratch[i] = smem_src[i];

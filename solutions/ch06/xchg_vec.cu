@@ -23,7 +23,7 @@ __global__ void xchg_vec_dsmem(const uint4 *in, uint4 *out, const int *chunk_src
     uint4 *buf = (uint4 *)dsm_dynamic_smem();   /* buffer 0: buf[0, units), buffer 1: buf[units, 2 units) */
     __shared__ uint32_t from[XCHG_VEC_MAX_CLUSTER]; /* rank that chunk j of my next tile comes from */
     uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank();
-    int units = tile_bytes / 16, chunk_units = units / (int)n;
+    int units = tile_bytes / 16;
     size_t base = (size_t)blockIdx.x * (size_t)units;
 
     for (int u = threadIdx.x; u < units; u += blockDim.x)
@@ -34,13 +34,13 @@ __global__ void xchg_vec_dsmem(const uint4 *in, uint4 *out, const int *chunk_src
 
     // BEGIN SOLUTION
     //~ // TODO(ch06.xchg_vec): iters exchanges. Exchange `it` reads buffer it & 1
-    //~ // of the CTAs named in from[] (16-byte loads through mapa) and writes
-    //~ // your buffer (it + 1) & 1; decide how many cluster barriers each
-    //~ // exchange really needs, and keep many loads in flight per thread.
-    //~ (void)chunk_units;
-    //~ (void)from;
+    //~ // of the CTAs named in from[] (chunk j is units / n 16-byte units long)
+    //~ // with 16-byte loads through mapa, and writes your buffer (it + 1) & 1.
+    //~ // Decide how many cluster barriers an exchange really needs, and keep
+    //~ // several loads in flight per thread.
+    //~ (void)from[0];
     //~ (void)iters;
-    int bd = (int)blockDim.x;
+    int bd = (int)blockDim.x, chunk_units = units / (int)n;    /* chunk j: units [j * chunk_units, ...) */
     for (int it = 0; it < iters; ++it) {
         uint32_t cur = (uint32_t)(it & 1);
         uint32_t src_base = dsm_smem_addr(buf + cur * (uint32_t)units);
@@ -84,9 +84,8 @@ __global__ void xchg_vec_gmem(const uint4 *in, uint4 *out, const int *chunk_src,
     uint4 *tile = (uint4 *)dsm_dynamic_smem();
     __shared__ uint32_t from[XCHG_VEC_MAX_CLUSTER];
     uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank();
-    int units = tile_bytes / 16, chunk_units = units / (int)n;
+    int units = tile_bytes / 16;
     size_t base = (size_t)blockIdx.x * (size_t)units;
-    size_t first = (size_t)blockIdx.x - rank;     /* block index of rank 0 of my cluster */
 
     for (int u = threadIdx.x; u < units; u += blockDim.x)
         tile[u] = in[base + u];
@@ -99,12 +98,11 @@ __global__ void xchg_vec_gmem(const uint4 *in, uint4 *out, const int *chunk_src,
     //~ // tile in your slot of scratch, let the cluster meet, read the chunks named
     //~ // in from[] back from their owners' slots. Alternate between the two slots
     //~ // so that one cluster barrier per exchange is enough.
-    //~ (void)chunk_units;
-    //~ (void)from;
+    //~ (void)from[0];
     //~ (void)iters;
     //~ (void)scratch;
-    //~ (void)first;
-    int bd = (int)blockDim.x;
+    int bd = (int)blockDim.x, chunk_units = units / (int)n;
+    size_t first = (size_t)blockIdx.x - rank;     /* block index of rank 0 of my cluster */
     size_t slot_units = (size_t)gridDim.x * (size_t)units;
     for (int it = 0; it < iters; ++it) {
         uint4 *slots = scratch + (size_t)(it & 1) * slot_units;
