@@ -18,6 +18,8 @@ static const struct {
     {"pingpong_best_gmem_over_dsmem", "1.93 (its two kernels)"},
     {"seed_tile_exchange_dsmem_ms", "30.871 ms"},
     {"seed_tile_exchange_gmem_ms", "46.678 ms"},
+    {"seed_tile_exchange_dsmem_tbps_seed_formula", "0.61 TB/s"},
+    {"seed_tile_exchange_gmem_tbps_seed_formula", "0.40 TB/s"},
     {"dsmem_exchange_tbps_best", "0.61 TB/s (its formula, seed kernel)"},
     {"gmem_exchange_tbps_best", "0.40 TB/s (its formula, seed kernel)"},
     {"latency_cycles.local_shared", "20-30 (diagram, not measured)"},
