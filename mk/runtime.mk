@@ -14,6 +14,9 @@ NVCC_FLAGS := $(NVCC_ARCH) -O3 -lineinfo -Iruntime -Itests
 
 WARN       := -Wall -Wextra
 EMU_CFLAGS := -std=c11 -g -O1 $(WARN) -D_GNU_SOURCE -Iruntime -Itests
+# Kernel units: every plain load and store calls the emulator (ThreadSanitizer's instrumentation,
+# its runtime not linked: runtime/emu/plain_access.c defines the entry points).
+EMU_KERNEL_CFLAGS := -fsanitize=thread --param=tsan-instrument-func-entry-exit=0
 EMU_LIB    := build/libdsm_emu.a
 EMU_LDLIBS := $(EMU_LIB) -lcmocka -lm
 
@@ -70,7 +73,7 @@ build/runtime-tests/%.o: tests/runtime/%.c $(RUNTIME_HEADERS) tests/runtime/runt
 
 build/runtime-tests/kernels/%.o: tests/runtime/kernels/%.cu $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(EMU_CFLAGS) -x c -DDSM_UNIT=rt_$* -c $< -o $@
+	$(CC) $(EMU_CFLAGS) $(EMU_KERNEL_CFLAGS) -x c -DDSM_UNIT=rt_$* -c $< -o $@
 
 .SECONDEXPANSION:
 build/runtime-tests/test_%: build/runtime-tests/test_%.o $$(if $$(wildcard tests/runtime/kernels/$$*.cu),build/runtime-tests/kernels/$$*.o) $(EMU_LIB)
@@ -111,7 +114,7 @@ build/runtime-gpu-tests/test_%: build/runtime-gpu-tests/test_%.o $$(if $$(wildca
 # ---- the emulator's speed: 2 CTAs x 256 threads through 1000 cluster barriers (target < 1 s) ----
 build/runtime-bench/bench_cluster_barriers: tests/runtime/bench/bench_cluster_barriers.c tests/runtime/bench/barrier_loop.cu $(EMU_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(EMU_CFLAGS) -x c -DDSM_UNIT=bench_loop -c tests/runtime/bench/barrier_loop.cu -o $@.k.o
+	$(CC) $(EMU_CFLAGS) $(EMU_KERNEL_CFLAGS) -x c -DDSM_UNIT=bench_loop -c tests/runtime/bench/barrier_loop.cu -o $@.k.o
 	$(CC) $(EMU_CFLAGS) tests/runtime/bench/bench_cluster_barriers.c $@.k.o $(EMU_LIB) -lm -o $@
 
 runtime-bench: build/runtime-bench/bench_cluster_barriers

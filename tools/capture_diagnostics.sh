@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 
 CC=${CC:-gcc}
 CFLAGS="-std=c11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Iruntime"
+# kernels: every plain load and store checked by the emulator (mk/runtime.mk, EMU_KERNEL_CFLAGS)
+KERNEL_CFLAGS="-fsanitize=thread --param=tsan-instrument-func-entry-exit=0"
 bin=build/examples
 dest=chapters/diagnostics
 check=
@@ -29,7 +31,7 @@ capture() {
     local name=$1 kernel=$2 driver=$3
     shift 3
     local exe=$bin/$name
-    "$CC" $CFLAGS -x c -DDSM_UNIT="example_$name" -c "$kernel" -o "$exe.kernel.o"
+    "$CC" $CFLAGS -x c $KERNEL_CFLAGS -DDSM_UNIT="example_$name" -c "$kernel" -o "$exe.kernel.o"
     "$CC" $CFLAGS -c "$driver" -o "$exe.main.o"
     "$CC" "$exe.main.o" "$exe.kernel.o" build/libdsm_emu.a -lm -o "$exe"
     local text status=0

@@ -207,16 +207,10 @@ static dsm_error_t check_poison(const unsigned char *before)
                          "a result holds the shared-memory poison 0x%08X: shared memory was read before anyone "
                          "wrote it", EMU_POISON_WORD)) {
         emu_report_line("where", "%s", msg);
-        if (emu_cur) {
-            char b[96];
-            emu_report_line("kernel", "%s (%s)", emu_cur->kernel->name, emu_cur->kernel->file);
-            emu_report_line("schedule", "%s", emu_schedule_name(&emu_cur->sched, b, sizeof b));
-        }
         emu_report_line("on GPU", "no error: garbage values in the result");
         emu_report_line("fix", "write shared memory before reading it; a peer's memory may be read only after "
                                "the owner wrote it and both passed a cluster barrier");
-        fputs(dsm_emu_last_report()->text, stderr);
-        fputs("\n", stderr);
+        emu_report_end(); /* names the schedule; prints unless dsm_emu_set_verbose(0) */
     }
     return dsmErrorUninitializedRead;
 }
@@ -262,6 +256,9 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
     }
     L.stacks = pool;
     emu_cur = &L;
+    /* plain accesses to the static shared section are device accesses (plain_access.c) */
+    emu_section_lo = (uintptr_t)L.section;
+    emu_section_len = L.section ? static_bytes : 0;
 
     unsigned char *initial = NULL, *first = NULL, *now = NULL;
     size_t total = 0;
@@ -296,6 +293,8 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
         fiber_stacks_discard(&pool);
     emu_fault_restore();
     emu_cur = NULL;
+    emu_section_lo = 0;
+    emu_section_len = 0;
     if (err && pending_error == dsmSuccess)
         pending_error = err;
     return dsmSuccess;
