@@ -640,7 +640,7 @@ int bench_family_ch06_exchange(bench *b)
         broken |= !ring_point(b, &p, ring_csv, &best, ring_clusters[i], 4, 16384, 544, &r);
         TRACK(r);
     }
-    int ring_threads[] = {288, 1056};
+    int ring_threads[] = {288, 1024};
     for (int i = 0; i < 2 && !broken && !p.quick; ++i) {
         result r;
         broken |= !ring_point(b, &p, ring_csv, &best, 2, 4, 32768, ring_threads[i], &r);
