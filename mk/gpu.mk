@@ -27,7 +27,7 @@ gpu_why = $(shell \
 
 # Runs the rest of the recipe line only on a machine with such a GPU; otherwise says why and succeeds.
 gpu_or_waive = why='$(gpu_why)'; if [ -n "$$why" ]; then echo "waived: no GPU of compute capability 9.0 or later ($$why)"; exit 0; fi; \
-  $(if $(filter 1,$(PTX_ONLY)),echo "PTX_ONLY=1: kernels built as compute_90 PTX only, run through the driver's JIT (CUDA_FORCE_PTX_JIT=1)";)
+  $(if $(filter 1,$(PTX_ONLY)),echo "PTX_ONLY=1: kernels built as compute_90 PTX only and run through the JIT (CUDA_FORCE_PTX_JIT=1)";)
 
 # PTX_ONLY builds go to their own folder, so they never mix with the sm_90a objects.
 GPU_GRADE = $(GRADE_RUN) --backend gpu

@@ -6,7 +6,10 @@
 set -u
 bin=${1:?usage: ncu.sh BENCH_BINARY WORK_DIR}
 work=${2:?usage: ncu.sh BENCH_BINARY WORK_DIR}
-ncu=${NCU_BIN:-$(command -v ncu || echo "${CUDA_HOME:-/usr/local/cuda}/bin/ncu")}
+# ncu: $NCU_BIN, else on PATH, else where the CUDA toolkit or the stand-alone installer puts it.
+ncu=${NCU_BIN:-$(command -v ncu || ls -d "${CUDA_HOME:-/usr/local/cuda}"/bin/ncu /usr/local/cuda*/nsight-compute*/ncu \
+  /opt/nvidia/nsight-compute/*/ncu 2> /dev/null | tail -n 1)}
+ncu=${ncu:-ncu}
 rm -rf "$work" && mkdir -p "$work"
 log="$work/ncu.log"
 if [ ! -x "$ncu" ] && ! command -v "$ncu" > /dev/null 2>&1; then
@@ -27,6 +30,15 @@ for kernel in xchg_seed_dsmem xchg_seed_gmem; do
   echo "ncu rc=$? for $kernel" >> "$log"
   if [ -f "$work/$kernel.ncu-rep" ]; then
     "$ncu" --import "$work/$kernel.ncu-rep" --csv --page details --print-units base > "$work/$kernel.csv" 2>> "$log"
+  fi
+  if ! grep -q '"Kernel Name"' "$work/$kernel.csv" 2> /dev/null; then
+    # No report to import (or an ncu that cannot): profile again, printing the table straight to a file.
+    echo "ncu: no table from the report of $kernel; profiling again with --csv --log-file" >> "$log"
+    "$ncu" --clock-control none --metrics "$metrics" --kernel-name-base function --kernel-name "$kernel" \
+      --launch-count 3 --target-processes all --csv --print-units base --log-file "$work/$kernel.csv" \
+      "$bin" --quick --out "$work/run2-$kernel" ch06_exchange >> "$log" 2>&1
+  fi
+  if grep -q '"Kernel Name"' "$work/$kernel.csv" 2> /dev/null; then
     # One table: the first file's header, then every file's rows.
     if [ -s "$work/ncu.csv" ]; then sed -n '/"Kernel Name"/,$p' "$work/$kernel.csv" | tail -n +2 >> "$work/ncu.csv"
     else sed -n '/"Kernel Name"/,$p' "$work/$kernel.csv" >> "$work/ncu.csv"; fi
