@@ -43,7 +43,7 @@ static void check_dst_in_flight(emu_launch *L, emu_thread *t, emu_cta *dc, size_
     emu_cluster *cl = &L->cluster;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];
-        if (op->bytes_done || op->dst_cta != dc->rank || !overlaps(doff, bytes, op->dst_off, op->bytes))
+        if (op->done || op->dst_cta != dc->rank || !overlaps(doff, bytes, op->dst_off, op->bytes))
             continue;
         if (emu_report_begin(DSM_REPORT_RACE_WRITE_WRITE, dsmErrorRaceDetected,
                              "a bulk copy into rank %u's shared memory while an earlier copy into the same bytes "
@@ -73,11 +73,11 @@ void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu
     if (sc) {
         check_proxy_fence(L, t, sc, soff, bytes);
         /* the copy reads its source from now until it completes */
-        if (!emu_race_access(L, t, sc, soff, bytes, DSM_EMU_LD, t->site))
+        if (!emu_race_access(L, t, sc, soff, bytes, DSM_EMU_LD, &t->site))
             emu_abort_launch();
     }
     /* ... and may write the destination at any moment from now on */
-    if (!emu_race_access(L, t, dc, doff, bytes, DSM_EMU_ASYNC_ST, t->site))
+    if (!emu_race_access(L, t, dc, doff, bytes, DSM_EMU_ASYNC_ST, &t->site))
         emu_abort_launch();
     if (cl->nops == cl->cap_ops) {
         cl->cap_ops = cl->cap_ops ? 2 * cl->cap_ops : 16;
@@ -98,6 +98,7 @@ void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu
     op->site = t->site;
     /* what the issuer had done by now is what the completion releases */
     emu_release(t->cta, op->vc);
+    t->epoch++;
 }
 
 static void complete(emu_launch *L, emu_async_op *op)
@@ -106,18 +107,19 @@ static void complete(emu_launch *L, emu_async_op *op)
     emu_cta *dc = &cl->ctas[op->dst_cta];
     const unsigned char *from = op->src_cta >= 0 ? emu_smem_ptr(L, &cl->ctas[op->src_cta], op->src_off) : op->val;
     memmove(emu_smem_ptr(L, dc, op->dst_off), from, op->bytes);
-    op->bytes_done = true;
+    op->done = true;
     emu_mbarrier_complete_tx(L, &cl->mbars[op->mbar], op->bytes, op->vc);
 }
 
-/* Completes the live operations selected by `keep` (issue order); whether any completed. */
+/* Completes, in issue order, the operations in flight on mbarrier `mbar` (or any: -1) that read from or
+ * write into CTA `cta` (or any: -1); whether any completed. */
 static bool complete_where(emu_launch *L, int mbar, int cta)
 {
     emu_cluster *cl = &L->cluster;
     bool any = false;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];
-        if (op->bytes_done)
+        if (op->done)
             continue;
         if (mbar >= 0 && op->mbar != (uint32_t)mbar)
             continue;
@@ -145,7 +147,7 @@ static bool complete_where(emu_launch *L, int mbar, int cta)
     }
     /* drop the completed ones from the front */
     uint32_t k = 0;
-    while (k < cl->nops && cl->ops[k].bytes_done)
+    while (k < cl->nops && cl->ops[k].done)
         k++;
     if (k) {
         memmove(cl->ops, cl->ops + k, (cl->nops - k) * sizeof *cl->ops);
@@ -159,20 +161,20 @@ bool emu_async_complete_all(emu_launch *L) { return complete_where(L, -1, -1); }
 void emu_async_complete_for_cta(emu_launch *L, uint32_t cta) { complete_where(L, -1, (int)cta); }
 
 void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
-                           emu_site site)
+                           const emu_site *site)
 {
     emu_cluster *cl = &L->cluster;
     if (!write || !cl->nops)
         return;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];
-        if (op->bytes_done || op->src_cta != (int32_t)owner->rank ||
+        if (op->done || op->src_cta != (int32_t)owner->rank ||
             !overlaps(off, n, op->src_off, op->bytes))
             continue;
         if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,
                              "the source of a bulk copy is rewritten before the copy completed")) {
             emu_report_who(L, t);
-            emu_report_site("where", site);
+            emu_report_site("where", *site);
             emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", owner->rank, off);
             emu_report_line("copy", "issued by rank %u thread %u, %u bytes into rank %u, still in flight:",
                             op->issuer_cta, op->issuer_tid, op->bytes, op->dst_cta);

@@ -51,6 +51,7 @@ static void syncthreads_try_complete(emu_launch *L, emu_cta *c)
         emu_thread *t = &c->threads[i];
         if (t->state == EMU_AT_SYNCTHREADS) {
             t->bar_gen++;
+            t->syncs++;
             emu_wake(t);
         }
     }

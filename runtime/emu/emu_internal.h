@@ -85,24 +85,24 @@ typedef struct emu_thread {
     uint32_t spin_seen_phase;
     int32_t last_read_cta;      /* the word of its last device-API load: a store to the same */
     size_t last_read_word;      /* word next makes a read-modify-write */
-    uint32_t epoch;             /* its own release epoch (per-thread happens-before in its CTA) */
+    uint32_t epoch;             /* its own release epoch: +1 at every release it makes */
+    uint32_t syncs;             /* __syncthreads it completed */
+    uint16_t proxy_fences;      /* fence.proxy.async executed (beside what every checked access reads) */
     emu_tclock known;           /* the epochs of CTA mates it acquired */
     /* its last flag poll (flags.c): where, what it saw, and the cluster's progress then */
-    const char *poll_site_file;
-    int poll_site_line;
+    uintptr_t poll_key;         /* which poll: its API call's file and line, or a volatile load's pc */
+    emu_site poll_site;
     uint64_t poll_epoch;
     int32_t poll_cta;
     size_t poll_off;
     const uint32_t *poll_ptr;
     uint32_t poll_value;
-    uint16_t proxy_fences;      /* fence.proxy.async executed */
     bool fenced;                /* a fence.acq_rel since its last release: a relaxed store or arrive releases */
     int32_t relaxed_loc;        /* the flag its last relaxed load read (a fence after it acquires), or -1 */
     /* its last mbarrier wait that succeeded (reports of a wrong parity) */
     emu_site wait_site;
     uint32_t wait_parity, wait_phase;
     bool wait_immediate;        /* it passed on the first try */
-    void *last_plain_pc;        /* its last checked plain access (a timeout names it) */
 } emu_thread;
 
 typedef struct emu_cta {
@@ -155,7 +155,7 @@ typedef struct emu_async_op {
     uint32_t bytes, mbar;
     uint32_t vc[16];            /* the issuer's clocks at the issue: what the completion releases */
     emu_site site;
-    bool bytes_done;
+    bool done;                  /* landed (and its bytes completed on the mbarrier) */
 } emu_async_op;
 
 typedef struct emu_cluster {
@@ -238,7 +238,7 @@ void emu_release(emu_cta *c, uint32_t *vc_obj);
 void emu_acquire(emu_cta *c, const uint32_t *vc_obj);
 /* Checks and records an access through the device API to word range [off, off+bytes) of CTA `owner`. */
 bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes,
-                     int kind, emu_site site);
+                     int kind, const emu_site *site);
 void emu_race_check_exit(emu_launch *L, emu_cta *c);
 /* Settles the write-write conflicts of the last store (same value: harmless); false after a report. */
 bool emu_race_settle(emu_launch *L);
@@ -252,7 +252,7 @@ void emu_release_to(emu_thread *t, uint32_t *vc, emu_tclock *tc);
 void emu_acquire_from(emu_thread *t, const uint32_t *vc, const emu_tclock *tc);
 void emu_tclock_free(emu_tclock *tc);
 /* A remote access needs proof that the peer started: a cluster barrier (or anything acquired from it) first. */
-void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, emu_site site);
+void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, const emu_site *site);
 void emu_shadow_free(emu_cta *c);
 
 /* ---- publication.c ---- */
@@ -268,6 +268,8 @@ bool emu_race_written_by_peer(const emu_cta *c, size_t w);
 /* ---- plain_access.c: the ThreadSanitizer entry points kernel code calls for every plain load and store ---- */
 extern uintptr_t emu_section_lo;
 extern size_t emu_section_len;
+/* The last checked plain access (a timeout that lands inside the emulator names it). */
+extern void *emu_last_plain_pc;
 
 /* ---- async_proxy.c ---- */
 struct emu_mbarrier;
@@ -281,10 +283,12 @@ bool emu_async_complete_all(emu_launch *L);
 void emu_async_complete_for_cta(emu_launch *L, uint32_t cta);
 /* A write to the source of a copy in flight is reported. */
 void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
-                           emu_site site);
+                           const emu_site *site);
 
 /* ---- flags.c ---- */
 bool emu_flag_unchanged(emu_launch *L, const emu_thread *t);
+/* A volatile 32-bit load (a poll, like ld.relaxed) or store (a release after fence.acq_rel) at a. */
+void emu_flag_volatile(emu_thread *t, const void *a, int write, emu_site site);
 
 /* ---- remote_access.c ---- */
 void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what);

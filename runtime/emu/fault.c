@@ -150,8 +150,8 @@ void emu_fault_report(emu_launch *L, int why)
             /* the kernel's line: where the signal landed, unless that was inside the emulator */
             if (fault.pc && !emu_pc_in_emulator(fault.pc))
                 emu_report_pc("where", fault.pc);
-            else if (t->last_plain_pc)
-                emu_report_pc("where", t->last_plain_pc);
+            else if (emu_last_plain_pc && L->last_thread == t)
+                emu_report_pc("where", emu_last_plain_pc);
             else if (t->site.file)
                 emu_report_site("where", t->site);
             if (t->site.file)

@@ -89,12 +89,11 @@ static void check_access(emu_launch *L, emu_thread *t, const flag_loc *f, int ki
         return;
     emu_cta *owner = &L->cluster.ctas[f->cta];
     if (owner != t->cta)
-        emu_check_cta_started(L, t, owner, t->site);
-    if (!emu_race_access(L, t, owner, f->off, 4, kind, t->site))
+        emu_check_cta_started(L, t, owner, &t->site);
+    if (!emu_race_access(L, t, owner, f->off, 4, kind, &t->site))
         emu_abort_launch();
 }
 
-/* Whether the flag's word still holds what thread t saw at its last poll. */
 void dsm_emu_fence(const char *file, int line)
 {
     emu_thread *t = emu_me(file, line);
@@ -108,12 +107,38 @@ void dsm_emu_fence(const char *file, int line)
     t->fenced = true;
 }
 
+/* Whether the flag's word still holds what thread t saw at its last poll. */
 bool emu_flag_unchanged(emu_launch *L, const emu_thread *t)
 {
     flag_loc f = {t->poll_cta, t->poll_off, t->poll_ptr};
     if (f.cta >= 0 && L->cluster.ctas[f.cta].exited)
         return false;
     return *flag_ptr(L, &f) == t->poll_value;
+}
+
+/* Polling: let others run first. A poll that follows one where nothing in the
+ * cluster changed since sleeps until nothing else can run (then the scheduler
+ * wakes it, or reports the livelock). */
+static void poll_turn(emu_launch *L, emu_thread *t, const flag_loc *f, uintptr_t key, emu_site site)
+{
+    t->poll_site = site;
+    if (t->poll_key == key && t->poll_epoch == L->progress && t->poll_cta == f->cta && t->poll_off == f->off &&
+        t->poll_ptr == f->ptr)
+        emu_block(t, EMU_SPINNING);
+    else
+        emu_yield(t);
+}
+
+/* Remembers what this poll saw, for the next one. */
+static void poll_seen(emu_launch *L, emu_thread *t, const flag_loc *f, uintptr_t key, emu_site site, uint32_t v)
+{
+    t->poll_key = key;
+    t->poll_site = site;
+    t->poll_epoch = L->progress;
+    t->poll_cta = f->cta;
+    t->poll_off = f->off;
+    t->poll_ptr = f->ptr;
+    t->poll_value = v;
 }
 
 uint32_t dsm_emu_flag_load(const uint32_t *p, int acquire, int gpu_scope, const char *file, int line)
@@ -125,14 +150,9 @@ uint32_t dsm_emu_flag_load(const uint32_t *p, int acquire, int gpu_scope, const 
         (void)emu_me(file, line);
     t->site.file = file;
     t->site.line = line;
-    /* Polling: let others run first. A poll that follows one where nothing in
-     * the cluster changed since sleeps until nothing else can run. */
     flag_loc f = locate(t, p, gpu_scope != 0, what);
-    if (t->poll_site_line == line && t->poll_site_file == file && t->poll_epoch == L->progress &&
-        t->poll_cta == f.cta && t->poll_off == f.off && t->poll_ptr == f.ptr) {
-        emu_block(t, EMU_SPINNING);
-    } else
-        emu_yield(t);
+    emu_site here = {file, line, NULL};
+    poll_turn(L, t, &f, (uintptr_t)file * 31u + (uintptr_t)line, here);
     t->site.file = file;
     t->site.line = line;
     f = locate(t, p, gpu_scope != 0, what); /* the owner may have exited meanwhile */
@@ -147,14 +167,34 @@ uint32_t dsm_emu_flag_load(const uint32_t *p, int acquire, int gpu_scope, const 
         emu_acquire_from(t, s->vc, &s->tvc);
     else
         t->relaxed_loc = (int32_t)(s - L->cluster.locs); /* a fence after it makes it an acquire */
-    t->poll_site_file = file;
-    t->poll_site_line = line;
-    t->poll_epoch = L->progress;
-    t->poll_cta = f.cta;
-    t->poll_off = f.off;
-    t->poll_ptr = f.ptr;
-    t->poll_value = v;
+    poll_seen(L, t, &f, (uintptr_t)file * 31u + (uintptr_t)line, here, v);
     return v;
+}
+
+void emu_flag_volatile(emu_thread *t, const void *a, int write, emu_site site)
+{
+    emu_launch *L = emu_cur;
+    emu_cta *c;
+    flag_loc f = {-1, 0, NULL};
+    if (emu_decode_generic(L, a, &c, &f.off))
+        f.cta = (int32_t)c->rank;
+    else
+        f.ptr = a;
+    if (write) {
+        if (t->fenced) { /* fence.acq_rel, then a relaxed store: a release */
+            emu_sync_loc *s = sync_loc(L, &f);
+            emu_release_to(t, s->vc, &s->tvc);
+            t->fenced = false;
+        }
+        return;
+    }
+    uintptr_t key = (uintptr_t)site.pc;
+    poll_turn(L, t, &f, key, site);
+    if (f.cta >= 0 && L->cluster.ctas[f.cta].exited)
+        return; /* the load itself faults: the lifetime report */
+    emu_sync_loc *s = sync_loc(L, &f);
+    t->relaxed_loc = (int32_t)(s - L->cluster.locs); /* a fence after it makes it an acquire */
+    poll_seen(L, t, &f, key, site, *flag_ptr(L, &f));
 }
 
 void dsm_emu_flag_store(uint32_t *p, uint32_t v, int release, int gpu_scope, const char *file, int line)

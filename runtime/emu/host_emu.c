@@ -61,10 +61,16 @@ dsm_error_t dsm_free(void *ptr)
 
 bool emu_is_device(const void *p, size_t n)
 {
+    /* every plain global access of a kernel asks: start with the buffer that answered last */
+    static size_t last;
     const unsigned char *a = p;
+    if (last < nallocs && a >= allocs[last].p && a + n <= allocs[last].p + allocs[last].bytes)
+        return true;
     for (size_t i = 0; i < nallocs; i++)
-        if (a >= allocs[i].p && a + n <= allocs[i].p + allocs[i].bytes)
+        if (a >= allocs[i].p && a + n <= allocs[i].p + allocs[i].bytes) {
+            last = i;
             return true;
+        }
     return false;
 }
 

@@ -201,7 +201,7 @@ void dsm_emu_mbarrier_arrive_remote(uint32_t cluster_bar, const char *file, int 
     emu_mbarrier *m = find(L, c->rank, off);
     if (!m || !m->init)
         uninitialized(t, c->rank, off);
-    emu_check_cta_started(L, t, c, t->site);
+    emu_check_cta_started(L, t, c, &t->site);
     arrive(t, m, 0);
 }
 
@@ -265,7 +265,7 @@ static void push(emu_thread *t, uint32_t dst, const void *src, uint32_t bytes, u
     emu_mbarrier *m = find(L, bc->rank, boff);
     if (!m || !m->init)
         uninitialized(t, bc->rank, boff);
-    emu_check_cta_started(L, t, dc, t->site);
+    emu_check_cta_started(L, t, dc, &t->site);
     emu_async_issue(L, t, dc, doff, sc, soff, NULL, bytes, m);
 }
 
@@ -300,7 +300,7 @@ void dsm_emu_st_async(uint32_t dst, const void *val, unsigned bytes, uint32_t cl
                       "map the mbarrier with the destination's rank");
         emu_abort_launch();
     }
-    emu_check_cta_started(L, t, dc, t->site);
+    emu_check_cta_started(L, t, dc, &t->site);
     emu_async_issue(L, t, dc, doff, NULL, 0, val, bytes, m);
 }
 

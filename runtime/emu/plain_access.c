@@ -5,6 +5,7 @@
 
 uintptr_t emu_section_lo;
 size_t emu_section_len;
+void *emu_last_plain_pc;
 
 static void report_plain(emu_launch *L, emu_thread *t, dsm_report_kind kind, dsm_error_t err, emu_site site,
                          const char *title, const char *memory, const char *gpu, const char *fix)
@@ -20,7 +21,7 @@ static void report_plain(emu_launch *L, emu_thread *t, dsm_report_kind kind, dsm
     emu_report_end();
 }
 
-static _Noreturn void plain_lifetime(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, int write,
+static __attribute__((noinline, cold)) _Noreturn void plain_lifetime(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, int write,
                                      emu_site site)
 {
     if (emu_report_begin(DSM_REPORT_LIFETIME, dsmErrorLaunchFailure,
@@ -43,25 +44,49 @@ static _Noreturn void plain_lifetime(emu_launch *L, emu_thread *t, emu_cta *owne
     emu_abort_launch();
 }
 
-static void shared_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
-                          emu_site site)
+/* Access kinds of the hooks: plain, or volatile (ld.volatile / st.volatile are
+ * strong relaxed accesses in the PTX memory model: they do not race with each
+ * other, a volatile load is a poll and fences around them release and acquire). */
+enum { PLAIN_READ = 0, PLAIN_WRITE = 1, VOLATILE_READ = 2, VOLATILE_WRITE = 3 };
+
+/* Out of the hot path (its buffers would widen every checked access's stack frame). */
+static __attribute__((noinline, cold, noreturn)) void shared_out_of_bounds(emu_launch *L, emu_thread *t,
+                                                                          emu_cta *owner, size_t off, unsigned n,
+                                                                          int write, emu_site site)
 {
     char mem[256];
+    snprintf(mem, sizeof mem, "rank %u's shared memory, offset 0x%zx + %u bytes, %zu bytes allocated", owner->rank,
+             off, n, L->window_bytes);
+    report_plain(L, t, DSM_REPORT_OUT_OF_BOUNDS, dsmErrorIllegalAddress, site,
+                 write ? "write past the end of shared memory" : "read past the end of shared memory", mem,
+                 "cudaErrorIllegalAddress (700) or a silent access to another variable",
+                 "check the index against the size of the shared array (a peer has the same layout)");
+    emu_abort_launch();
+}
+
+static __attribute__((noinline, cold, noreturn)) void uninitialised(emu_thread *t, emu_cta *owner, size_t w,
+                                                                   emu_site site)
+{
+    t->site = site;
+    emu_report_poison(t, owner, w);
+    emu_abort_launch();
+}
+
+static inline __attribute__((always_inline)) void shared_access(emu_launch *L, emu_thread *t, emu_cta *owner,
+                                                                size_t off, unsigned n, int how,
+                                                                const emu_site *site)
+{
+    int write = how & 1;
+    int kind = how == PLAIN_READ ? DSM_EMU_LD : how == PLAIN_WRITE ? DSM_EMU_ST
+             : how == VOLATILE_READ ? DSM_EMU_ATOM_LD : DSM_EMU_ATOM;
     if (owner->exited)
-        plain_lifetime(L, t, owner, off, write, site);
-    if (off + n > L->window_bytes) {
-        snprintf(mem, sizeof mem, "rank %u's shared memory, offset 0x%zx + %u bytes, %zu bytes allocated",
-                 owner->rank, off, n, L->window_bytes);
-        report_plain(L, t, DSM_REPORT_OUT_OF_BOUNDS, dsmErrorIllegalAddress, site,
-                     write ? "write past the end of shared memory" : "read past the end of shared memory", mem,
-                     "cudaErrorIllegalAddress (700) or a silent access to another variable",
-                     "check the index against the size of the shared array (a peer has the same layout)");
-        emu_abort_launch();
-    }
+        plain_lifetime(L, t, owner, off, write, *site);
+    if (off + n > L->window_bytes)
+        shared_out_of_bounds(L, t, owner, off, n, write, *site);
     if (owner != t->cta)
         emu_check_cta_started(L, t, owner, site);
     emu_async_check_plain(L, t, owner, off, n, write, site);
-    if (!emu_race_access(L, t, owner, off, n, write ? DSM_EMU_ST : DSM_EMU_LD, site))
+    if (!emu_race_access(L, t, owner, off, n, kind, site))
         emu_abort_launch();
     if (write)
         return;
@@ -69,21 +94,16 @@ static void shared_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t o
     for (size_t w = off / 4 * 4; w < off + n; w += 4) {
         uint32_t v;
         memcpy(&v, emu_smem_ptr(L, owner, w), 4);
-        if (v == EMU_POISON_WORD) {
-            emu_site keep = t->site;
-            t->site = site;
-            emu_report_poison(t, owner, w);
-            t->site = keep;
-            emu_abort_launch();
-        }
+        if (v == EMU_POISON_WORD)
+            uninitialised(t, owner, w, *site);
     }
 }
 
-static void global_access(emu_launch *L, emu_thread *t, const unsigned char *a, unsigned n, int write,
-                          emu_site site)
+/* An access outside every device buffer: the report (out of the hot path). */
+static __attribute__((noinline, cold, noreturn)) void global_out_of_bounds(emu_launch *L, emu_thread *t,
+                                                                          const unsigned char *a, unsigned n,
+                                                                          int write, emu_site site)
 {
-    if (emu_is_device(a, n))
-        return;
     char title[160], mem[256];
     bool guard = false;
     emu_cta *c = emu_cta_of_fault(L, a, &guard);
@@ -115,8 +135,9 @@ static void global_access(emu_launch *L, emu_thread *t, const unsigned char *a, 
 }
 
 /* The slow path: `a` lies in the arena or in the static shared section. */
-static __attribute__((noinline)) void plain_access(void *a, unsigned n, int write, void *ret)
+static __attribute__((noinline)) void plain_access(void *a, unsigned n, int how, void *ret)
 {
+    int write = how & 1;
     emu_thread *t = emu_self_thread;
     emu_launch *L = emu_cur;
     if (!t || !L || L->aborting)
@@ -124,15 +145,17 @@ static __attribute__((noinline)) void plain_access(void *a, unsigned n, int writ
     emu_site site = {NULL, 0, (char *)ret - 1};
     if (emu_ww_pending && !emu_race_settle(L))
         emu_abort_launch();
-    t->last_plain_pc = site.pc;
+    emu_last_plain_pc = site.pc;
     if (write)
         L->progress++;
     emu_cta *c;
     size_t off;
     if (emu_decode_generic(L, a, &c, &off))
-        shared_access(L, t, c, off, n, write, site);
-    else
-        global_access(L, t, a, n, write, site);
+        shared_access(L, t, c, off, n, how, &site);
+    else if (!emu_is_device(a, n))
+        global_out_of_bounds(L, t, a, n, write, site);
+    if (how >= VOLATILE_READ && n == 4 && (uintptr_t)a % 4 == 0)
+        emu_flag_volatile(t, a, write, site);
 }
 
 static inline int device_address(const void *a)
@@ -153,8 +176,8 @@ static inline int device_address(const void *a)
     DSM__HOOK(__tsan_write##n, n, 1)                                      \
     DSM__HOOK(__tsan_unaligned_read##n, n, 0)                             \
     DSM__HOOK(__tsan_unaligned_write##n, n, 1)                            \
-    DSM__HOOK(__tsan_volatile_read##n, n, 0)                              \
-    DSM__HOOK(__tsan_volatile_write##n, n, 1)
+    DSM__HOOK(__tsan_volatile_read##n, n, VOLATILE_READ)                  \
+    DSM__HOOK(__tsan_volatile_write##n, n, VOLATILE_WRITE)
 DSM__HOOKS(1)
 DSM__HOOKS(2)
 DSM__HOOKS(4)
@@ -175,7 +198,8 @@ void __tsan_write_range(void *a, unsigned long n)
 }
 
 /* Function entry and exit (not instrumented: the build passes
- * --param=tsan-instrument-func-entry-exit=0) and the module constructor's call. */
+ * --param=tsan-instrument-func-entry-exit=0), the module constructor's call, and
+ * what a build without --param=tsan-distinguish-volatile=1 would not call. */
 void __tsan_func_entry(void *pc);
 void __tsan_func_entry(void *pc) { (void)pc; }
 void __tsan_func_exit(void);

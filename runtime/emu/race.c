@@ -17,6 +17,7 @@ typedef struct emu_access {
     uint32_t gen;     /* the accessing thread's barrier generation */
     uint32_t tepoch;  /* the accessing thread's own release epoch */
     uint32_t waits;   /* the accessing thread's completed cluster waits */
+    uint32_t syncs;   /* the accessing thread's completed __syncthreads */
     uint16_t tid;
     uint8_t cta, flags;
     uint8_t mask;     /* which bytes of the word */
@@ -118,10 +119,17 @@ static bool ordered(const emu_access *p, const emu_thread *t)
         return p->gen == t->bar_gen && tclock_valid(&t->known, (int32_t)p->cta, t->bar_gen) &&
                t->known.e[p->tid] >= p->tepoch;
     }
-    return t->cta->vc[p->cta] >= p->epoch;
+    if (t->cta->vc[p->cta] < p->epoch)
+        return false;
+    /* Publication belongs to the thread that made the access: one that has
+     * released nothing since (no release arrive, mbarrier arrive, flag, copy)
+     * and passed no __syncthreads (after which a CTA mate may release for it)
+     * has published nothing, whatever its CTA mates released. */
+    const emu_thread *x = &emu_cur->cluster.ctas[p->cta].threads[p->tid];
+    return !(x->epoch == p->tepoch && x->syncs == p->syncs);
 }
 
-void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, emu_site site)
+void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, const emu_site *site)
 {
     /* Anything acquired from the owner (a cluster barrier, an mbarrier it
      * arrived on, a flag it released) proves it runs. */
@@ -131,7 +139,7 @@ void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, emu_sit
                          "access to rank %u's shared memory before rank %u is known to have started",
                          owner->rank, owner->rank)) {
         emu_report_who(L, t);
-        emu_report_site("where", site);
+        emu_report_site("where", *site);
         emu_report_line("why", "the CTAs of a cluster are co-scheduled, but a peer may not have started running "
                                "(its shared memory not set up) when this thread does; nothing this thread did "
                                "so far depends on rank %u", owner->rank);
@@ -283,6 +291,10 @@ static void report_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off
                                "between the last read and the new write (__syncthreads within a CTA, a cluster "
                                "barrier or an mbarrier the reader arrives on across CTAs); the reader signals "
                                "when it is done, the writer waits for it");
+    else if (prior->cta == t->cta->rank)
+        emu_report_line("fix", "order the write before the read: __syncthreads between them (every thread of the "
+                               "block), or for a producer and its consumers an mbarrier the writer arrives on and "
+                               "the readers wait for");
     else
         emu_report_line("fix", "order the write before the read: the writer publishes it (a cluster barrier "
                                "arrive.release, an mbarrier arrive, or dsm_st_release_cluster_u32 on a flag) and "
@@ -344,7 +356,7 @@ bool emu_race_settle(emu_launch *L)
 }
 
 bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes, int kind,
-                     emu_site site)
+                     const emu_site *site)
 {
     if (emu_ww_pending && !emu_race_settle(L))
         return false;
@@ -356,9 +368,9 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
     }
     bool atomic = kind == DSM_EMU_ATOM || kind == DSM_EMU_ATOM_LD;
     bool async = kind == DSM_EMU_ASYNC_ST;
-    emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, t->epoch, t->waits, (uint16_t)t->tid,
+    emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, t->epoch, t->waits, t->syncs, (uint16_t)t->tid,
                       (uint8_t)t->cta->rank, (uint8_t)(ACC_VALID | (atomic ? ACC_ATOMIC : 0) | (async ? ACC_ASYNC : 0)),
-                      0xF, t->proxy_fences, site};
+                      0xF, t->proxy_fences, *site};
     if (kind == DSM_EMU_ATOM_LD)
         kind = DSM_EMU_LD;
     if (async)
@@ -379,15 +391,15 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
                 p->prior = s->w;
                 p->t = t;
                 p->kind = kind;
-                p->site = site;
+                p->site = *site;
             } else {
-                report_race(L, t, owner, w * 4, kind, &s->w, true, site);
+                report_race(L, t, owner, w * 4, kind, &s->w, true, *site);
                 return false;
             }
         }
         if (kind != DSM_EMU_LD && (s->r.flags & ACC_VALID) && (s->r.mask & now.mask) &&
             !(atomic && (s->r.flags & ACC_ATOMIC)) && !ordered(&s->r, t)) {
-            report_race(L, t, owner, w * 4, async ? DSM_EMU_ASYNC_ST : kind, &s->r, false, site);
+            report_race(L, t, owner, w * 4, async ? DSM_EMU_ASYNC_ST : kind, &s->r, false, *site);
             return false;
         }
         if (kind == DSM_EMU_LD) {

@@ -246,9 +246,9 @@ void dsm_emu_access(enum dsm_emu_access kind, uint32_t addr, void *val, unsigned
     /* the owner may have exited while we yielded */
     owner = target_cta(t, addr, &off, bytes, what);
     if (owner != t->cta)
-        emu_check_cta_started(L, t, owner, t->site);
-    emu_async_check_plain(L, t, owner, off, bytes, kind != DSM_EMU_LD, t->site);
-    if (!emu_race_access(L, t, owner, off, bytes, kind, t->site))
+        emu_check_cta_started(L, t, owner, &t->site);
+    emu_async_check_plain(L, t, owner, off, bytes, kind != DSM_EMU_LD, &t->site);
+    if (!emu_race_access(L, t, owner, off, bytes, kind, &t->site))
         emu_abort_launch();
     unsigned char *p = emu_smem_ptr(L, owner, off);
     if (kind == DSM_EMU_LD) {
@@ -274,7 +274,7 @@ uint32_t dsm_emu_atom_u32(int op, uint32_t addr, uint32_t a, uint32_t b, const c
     emu_cta *owner = target_cta(t, addr, &off, 4, "atom.shared::cluster");
     maybe_yield(t, owner);
     owner = target_cta(t, addr, &off, 4, "atom.shared::cluster");
-    if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, t->site))
+    if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, &t->site))
         emu_abort_launch();
     check_published(t, owner, off, 4);
     unsigned char *p = emu_smem_ptr(L, owner, off);
@@ -297,7 +297,7 @@ float dsm_emu_atom_add_f32(uint32_t addr, float v, const char *file, int line)
     emu_cta *owner = target_cta(t, addr, &off, 4, "atom.shared::cluster.add.f32");
     maybe_yield(t, owner);
     owner = target_cta(t, addr, &off, 4, "atom.shared::cluster.add.f32");
-    if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, t->site))
+    if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, &t->site))
         emu_abort_launch();
     unsigned char *p = emu_smem_ptr(L, owner, off);
     float old;

@@ -238,14 +238,38 @@ void emu_report_timeline(emu_launch *L, const emu_tl_event *ev, int nev)
     if (!L)
         return;
     emu_report_line("timeline", "this run, per CTA, by cluster-barrier phase (\"|\" = the barrier completing):");
+    /* long kernels: start one phase before the first event or exit */
+    uint32_t first = L->cluster.phase;
+    for (int i = 0; i < nev; i++)
+        if (ev[i].interval < first)
+            first = ev[i].interval;
+    for (uint32_t r = 0; r < L->cluster.ncta; r++)
+        if (L->cluster.ctas[r].exited && L->cluster.ctas[r].exit_phase < first)
+            first = L->cluster.ctas[r].exit_phase;
+    first = first > 1 ? first - 1 : 0;
+    /* ... and end one phase after the last one, then jump to the current phase */
+    uint32_t stop = first;
+    for (int i = 0; i < nev; i++)
+        if (ev[i].interval > stop)
+            stop = ev[i].interval;
+    for (uint32_t r = 0; r < L->cluster.ncta; r++)
+        if (L->cluster.ctas[r].exited && L->cluster.ctas[r].exit_phase > stop)
+            stop = L->cluster.ctas[r].exit_phase;
+    stop++;
     for (uint32_t r = 0; r < L->cluster.ncta; r++) {
         emu_cta *c = &L->cluster.ctas[r];
         uint32_t last = c->exited ? c->exit_phase : L->cluster.phase;
         char line[1024], where[256];
         size_t len = 0;
         line[0] = '\0';
-        for (uint32_t k = 0; k <= last && len < sizeof line - 300; k++) {
-            len += (size_t)snprintf(line + len, sizeof line - len, "%sphase %u", k ? " | " : "", k);
+        if (first > 0)
+            len += (size_t)snprintf(line + len, sizeof line - len, "... | ");
+        for (uint32_t k = first; k <= last && len < sizeof line - 300; k++) {
+            if (k > stop && k < last) {
+                len += (size_t)snprintf(line + len, sizeof line - len, " | ...");
+                k = last;
+            }
+            len += (size_t)snprintf(line + len, sizeof line - len, "%sphase %u", k > first ? " | " : "", k);
             for (int i = 0; i < nev && len < sizeof line - 200; i++)
                 if (ev[i].cta == (int32_t)r && ev[i].interval == k)
                     len += (size_t)snprintf(line + len, sizeof line - len, " [%s, thread %u, %s]", ev[i].what,

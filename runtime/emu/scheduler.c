@@ -180,7 +180,11 @@ void emu_report_cta_states(emu_launch *L)
             }
             len += (size_t)snprintf(line + len, sizeof line - len, "%s%u thread%s (%u..%u) %s", len ? "; " : "",
                                     count, count == 1 ? "" : "s", first, last, state_name(a->state));
-            if (a->state != EMU_EXITED && a->site.file)
+            if (a->state == EMU_SPINNING) {
+                char w[256];
+                len += (size_t)snprintf(line + len, sizeof line - len, " at %s",
+                                        emu_site_short(a->poll_site, w, sizeof w));
+            } else if (a->state != EMU_EXITED && a->site.file)
                 len += (size_t)snprintf(line + len, sizeof line - len, " at %s:%d", a->site.file, a->site.line);
             if (a->state == EMU_AT_MBARRIER)
                 len += (size_t)snprintf(line + len, sizeof line - len, " (parity %u)", a->mbar_parity);
@@ -210,7 +214,7 @@ static bool wake_spinners(emu_launch *L)
         for (uint32_t i = 0; i < L->cluster.ctas[r].nthreads; i++) {
             emu_thread *t = &L->cluster.ctas[r].threads[i];
             if (t->state == EMU_SPINNING && (t->poll_epoch != L->progress || !emu_flag_unchanged(L, t))) {
-                t->poll_site_file = NULL; /* its next poll yields first */
+                t->poll_key = 0; /* its next poll yields first */
                 emu_wake(t);
                 any = true;
             }
@@ -226,7 +230,7 @@ static void report_deadlock(emu_launch *L)
                               "livelock: threads poll a flag that no thread will ever change"))
             return;
         emu_report_who(L, spin);
-        emu_report_site("poll", spin->site);
+        emu_report_site("poll", spin->poll_site);
         if (spin->poll_cta >= 0)
             emu_report_line("flag", "rank %d's shared memory, offset 0x%zx, holds %u", spin->poll_cta,
                             spin->poll_off, spin->poll_value);

@@ -3,6 +3,7 @@
 
 DSM_DECLARE_KERNEL(flag_ping_pong);
 DSM_DECLARE_KERNEL(flag_handoff);
+DSM_DECLARE_KERNEL(volatile_handoff);
 
 enum { FLAG_OK = 0, FLAG_RELAXED_STORE = 1, FLAG_WRONG_VALUE = 2 };
 
@@ -74,6 +75,12 @@ static void test_flags_release_acquire_hands_data_from_one_warp_to_another(void 
     run_handoff(0, DSM_REPORT_NONE, dsmSuccess);
 }
 
+static void test_flags_relaxed_flag_between_two_fences_hands_data_over_too(void **state)
+{
+    (void)state;
+    run_handoff(2, DSM_REPORT_NONE, dsmSuccess);
+}
+
 static void test_flags_relaxed_hand_off_between_warps_is_a_race(void **state)
 {
     (void)state;
@@ -81,12 +88,53 @@ static void test_flags_relaxed_hand_off_between_warps_is_a_race(void **state)
     run_handoff(1, DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected);
 }
 
+static void run_volatile(int fenced, dsm_report_kind kind, dsm_error_t err)
+{
+    uint32_t *out = dev_zeroed(32 * 4), h[32];
+    dsm_launch_config cfg = cluster_cfg(1, 64, 1, 0);
+    void *args[] = {&out, &fenced};
+    if (kind == DSM_REPORT_NONE) {
+        launch_clean(&cfg, DSM_KERNEL(volatile_handoff), args);
+        assert_int_equal(dsm_memcpy_to_host(h, out, sizeof h), dsmSuccess);
+        for (int i = 0; i < 32; i++)
+            assert_int_equal(h[i], 32 * 33 / 2);
+    } else
+        launch_reported(&cfg, DSM_KERNEL(volatile_handoff), args, kind, err);
+    dsm_free(out);
+}
+
+static void test_flags_volatile_flag_between_threadfences_hands_data_over(void **state)
+{
+    (void)state;
+    run_volatile(1, DSM_REPORT_NONE, dsmSuccess);
+}
+
+static void test_flags_volatile_flag_without_fences_leaves_the_data_unordered(void **state)
+{
+    (void)state;
+    EMULATOR_ONLY();
+    run_volatile(0, DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected);
+}
+
+static void test_flags_volatile_flag_nobody_sets_is_a_livelock_naming_the_loop(void **state)
+{
+    (void)state;
+    EMULATOR_ONLY();
+    run_volatile(-1, DSM_REPORT_DEADLOCK, dsmErrorDeadlock);
+    report_mentions("livelock");
+    report_mentions("while (*flag == 0)");
+}
+
 static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_flags_volatile_flag_between_threadfences_hands_data_over),
+    cmocka_unit_test(test_flags_volatile_flag_without_fences_leaves_the_data_unordered),
+    cmocka_unit_test(test_flags_volatile_flag_nobody_sets_is_a_livelock_naming_the_loop),
     cmocka_unit_test(test_flags_ping_pong_through_shared_flags_bounces_every_round),
     cmocka_unit_test(test_flags_ping_pong_through_global_flags_bounces_every_round),
     cmocka_unit_test(test_flags_relaxed_flag_store_is_a_race_on_the_mailbox),
     cmocka_unit_test(test_flags_waiting_for_a_value_nobody_writes_is_a_livelock_naming_the_poll),
     cmocka_unit_test(test_flags_release_acquire_hands_data_from_one_warp_to_another),
+    cmocka_unit_test(test_flags_relaxed_flag_between_two_fences_hands_data_over_too),
     cmocka_unit_test(test_flags_relaxed_hand_off_between_warps_is_a_race),
 };
 RUNTIME_TEST_MAIN(tests)

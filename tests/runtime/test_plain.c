@@ -1,5 +1,6 @@
 /* test_plain.c: plain loads and stores are checked like device-API accesses: the racy histogram, unpublished and uninitialised reads, bounds, lifetime, a peer not yet started; each bug has a fixed twin that passes every schedule. */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "runtime_test.h"
 
@@ -10,6 +11,8 @@ DSM_DECLARE_KERNEL(uninitialised_transform);
 DSM_DECLARE_KERNEL(global_copy);
 DSM_DECLARE_KERNEL(read_after_exit);
 DSM_DECLARE_KERNEL(store_before_start);
+DSM_DECLARE_KERNEL(copy_unwritten);
+DSM_DECLARE_KERNEL(mixed_arrive);
 
 #define BINS_PER_CTA 16
 #define CLUSTER 4
@@ -33,7 +36,7 @@ static void run_histogram(int atomic)
     } else {
         launch_reported(&cfg, DSM_KERNEL(plain_histogram), args, DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected);
         report_mentions("read-modify-write");
-        report_mentions("plain.cu:23"); /* p[bin % BINS_PER_CTA]++ */
+        report_mentions("plain.cu:25"); /* p[bin % BINS_PER_CTA]++ */
         report_mentions("use an atomic");
     }
     dsm_free(in);
@@ -74,14 +77,20 @@ static void test_plain_read_of_a_tile_closed_by_arrive_relaxed_is_unpublished(vo
     (void)state;
     EMULATOR_ONLY();
     run_simple(DSM_KERNEL(plain_publish), 4, 64, 2, 1, DSM_REPORT_UNPUBLISHED_READ, dsmErrorRaceDetected);
-    report_mentions("plain.cu:46"); /* the plain read through the mapped pointer */
-    report_mentions("plain.cu:39"); /* the write it did not see published */
+    report_mentions("plain.cu:51"); /* the plain read through the mapped pointer */
+    report_mentions("plain.cu:42"); /* the write it did not see published */
 }
 
 static void test_plain_read_of_a_tile_closed_by_arrive_release_passes(void **state)
 {
     (void)state;
     run_simple(DSM_KERNEL(plain_publish), 4, 64, 2, 0, DSM_REPORT_NONE, dsmSuccess);
+}
+
+static void test_plain_fence_then_arrive_relaxed_publishes_the_tile(void **state)
+{
+    (void)state;
+    run_simple(DSM_KERNEL(plain_publish), 4, 64, 2, 2, DSM_REPORT_NONE, dsmSuccess);
 }
 
 static void test_plain_writers_that_release_publish_even_if_the_owner_arrives_relaxed(void **state)
@@ -98,13 +107,27 @@ static void test_plain_writers_that_arrive_relaxed_publish_nothing_even_if_the_o
     report_mentions("relaxed");
 }
 
+static void test_plain_a_writer_that_arrives_relaxed_is_unpublished_though_its_cta_mates_release(void **state)
+{
+    (void)state;
+    EMULATOR_ONLY();
+    run_simple(DSM_KERNEL(mixed_arrive), 2, 32, 2, 1, DSM_REPORT_UNPUBLISHED_READ, dsmErrorRaceDetected);
+    report_mentions("rank 1 thread 0");
+}
+
+static void test_plain_a_writer_that_arrives_release_publishes_its_write(void **state)
+{
+    (void)state;
+    run_simple(DSM_KERNEL(mixed_arrive), 2, 32, 2, 0, DSM_REPORT_NONE, dsmSuccess);
+}
+
 static void test_plain_uninitialised_read_is_reported_at_the_load_even_when_transformed(void **state)
 {
     (void)state;
     EMULATOR_ONLY();
     run_simple(DSM_KERNEL(uninitialised_transform), 1, 64, 1, 0, DSM_REPORT_UNINITIALIZED_READ,
                dsmErrorUninitializedRead);
-    report_mentions("plain.cu:85");
+    report_mentions("plain.cu:90");
 }
 
 static void test_plain_initialised_read_passes(void **state)
@@ -123,7 +146,7 @@ static void run_copy(int guard, dsm_report_kind kind)
         launch_clean(&cfg, DSM_KERNEL(global_copy), args);
     else {
         launch_reported(&cfg, DSM_KERNEL(global_copy), args, kind, dsmErrorIllegalAddress);
-        report_mentions("plain.cu:96");
+        report_mentions("plain.cu:101");
         report_mentions("byte 400 of device buffer");
     }
     dsm_free(in);
@@ -163,7 +186,7 @@ static void test_plain_store_into_a_peer_before_any_cluster_barrier_is_reported(
     EMULATOR_ONLY();
     run_simple(DSM_KERNEL(store_before_start), 4, 32, 4, 1, DSM_REPORT_LIFETIME, dsmErrorLaunchFailure);
     report_mentions("known to have started");
-    report_mentions("plain.cu:131");
+    report_mentions("plain.cu:136");
 }
 
 static void test_plain_store_into_a_peer_after_a_cluster_barrier_passes(void **state)
@@ -172,13 +195,46 @@ static void test_plain_store_into_a_peer_after_a_cluster_barrier_passes(void **s
     run_simple(DSM_KERNEL(store_before_start), 4, 32, 4, 0, DSM_REPORT_NONE, dsmSuccess);
 }
 
+/* The poison found in the results (a copy the emulator could not follow) names its kernel once and prints
+ * nothing with dsm_emu_set_verbose(0). */
+static void test_plain_poison_in_the_results_is_reported_once_and_quietly_when_asked(void **state)
+{
+    (void)state;
+    EMULATOR_ONLY();
+    FILE *err = tmpfile();
+    assert_non_null(err);
+    int saved = dup(2);
+    fflush(stderr);
+    dup2(fileno(err), 2);
+    run_simple(DSM_KERNEL(copy_unwritten), 2, 32, 1, 0, DSM_REPORT_UNINITIALIZED_READ, dsmErrorUninitializedRead);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    assert_int_equal(ftell(err), 0);
+    fclose(err);
+    const char *text = dsm_emu_last_report()->text, *first = strstr(text, "  kernel ");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "  kernel "));
+}
+
+static void test_plain_copy_of_written_shared_memory_passes(void **state)
+{
+    (void)state;
+    run_simple(DSM_KERNEL(copy_unwritten), 2, 32, 1, 1, DSM_REPORT_NONE, dsmSuccess);
+}
+
 static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_plain_poison_in_the_results_is_reported_once_and_quietly_when_asked),
+    cmocka_unit_test(test_plain_copy_of_written_shared_memory_passes),
     cmocka_unit_test(test_plain_histogram_with_p_bin_plus_plus_through_a_mapped_pointer_is_a_race),
     cmocka_unit_test(test_plain_histogram_with_remote_atomics_passes),
     cmocka_unit_test(test_plain_read_of_a_tile_closed_by_arrive_relaxed_is_unpublished),
     cmocka_unit_test(test_plain_read_of_a_tile_closed_by_arrive_release_passes),
+    cmocka_unit_test(test_plain_fence_then_arrive_relaxed_publishes_the_tile),
     cmocka_unit_test(test_plain_writers_that_release_publish_even_if_the_owner_arrives_relaxed),
     cmocka_unit_test(test_plain_writers_that_arrive_relaxed_publish_nothing_even_if_the_owner_releases),
+    cmocka_unit_test(test_plain_a_writer_that_arrives_relaxed_is_unpublished_though_its_cta_mates_release),
+    cmocka_unit_test(test_plain_a_writer_that_arrives_release_publishes_its_write),
     cmocka_unit_test(test_plain_uninitialised_read_is_reported_at_the_load_even_when_transformed),
     cmocka_unit_test(test_plain_initialised_read_passes),
     cmocka_unit_test(test_plain_read_past_the_end_of_a_device_buffer_is_reported),

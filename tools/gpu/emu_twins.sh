@@ -20,7 +20,7 @@ if [ "${EMU:-0}" = 1 ]; then
   export TWINS_REPEATS=${TWINS_REPEATS:-1}
   make --no-print-directory runtime >/dev/null || exit 1
   for k in $kernels; do
-    gcc -std=c11 -g -O1 -D_GNU_SOURCE -Iruntime -x c -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 \
+    gcc -std=c11 -g -O1 -D_GNU_SOURCE -Iruntime -x c -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 \
       -DDSM_UNIT=tw_$k -c tests/runtime/kernels/$k.cu -o $b/$k.emu.o || exit 1
   done
   gcc -std=c11 -g -O1 -D_GNU_SOURCE -Iruntime -c tests/runtime/twins/twins_main.c -o $b/main.emu.o &&
@@ -36,13 +36,15 @@ else
     -o $b/twins || exit 1
 fi
 
-# case [tool]: runs one case (a hang is killed after 15 s), under compute-sanitizer when a tool is named.
+# case [tool]: runs one case (a hang is killed after 15 s; 20 launches, TWINS_REPEATS), under compute-sanitizer
+# when a tool is named.
 run() {
   local c=$1 tool=${2:-} f rc
   f=$out/$c${tool:+.$tool}.txt
   if [ -n "$tool" ]; then
     [ "${EMU:-0}" = 1 ] && return 0
-    timeout 60 compute-sanitizer --tool "$tool" --print-limit 5 "$b/twins" "$c" > "$f" 2>&1; rc=$?
+    # one launch is enough for a sanitizer, and keeps the whole script under four minutes
+    TWINS_REPEATS=1 timeout 40 compute-sanitizer --tool "$tool" --print-limit 5 "$b/twins" "$c" > "$f" 2>&1; rc=$?
   else
     timeout 15 "$b/twins" "$c" > "$f" 2>&1; rc=$?
   fi
@@ -54,10 +56,11 @@ run() {
 {
   echo "# emu_twins on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'the emulator'), $(date -u +%FT%TZ)"
   for c in histogram_plain histogram_atomic publish_relaxed publish_release inbox_writers_relaxed inbox_writers_release \
+           mixed_writer_relaxed mixed_writer_release \
            uninitialised initialised copy_unguarded copy_guarded read_after_exit read_with_final_barrier \
            store_before_start store_after_barrier warp_handoff_nowait warp_handoff_wait \
            ring_0 ring_1 ring_2 ring_3 ring_4 ring_5 pingpong_release pingpong_relaxed pingpong_wrong_value \
-           flag_handoff_release flag_handoff_relaxed; do
+           flag_handoff_release flag_handoff_relaxed volatile_fenced volatile_unfenced; do
     run "$c"
   done
   # what the sanitizers say about the buggy twins whose bug they can see

@@ -49,8 +49,10 @@ __global__ void flag_ping_pong(uint32_t *out, uint32_t *gflags, int rounds, int 
 DSM_KERNEL_ENTRY(flag_ping_pong, uint32_t *, uint32_t *, int, int, int)
 
 /* One CTA: warp 0's lane 0 fills data[] and sets `ready` with st.release; every
- * thread of warp 1 polls `ready` with ld.acquire and sums data[]. relaxed: the
- * flag is set with st.relaxed (publishes nothing). out[tid - 32] = the sum. */
+ * thread of warp 1 polls `ready` with ld.acquire and sums data[]. relaxed = 1:
+ * the flag is set with st.relaxed (publishes nothing); relaxed = 2: relaxed
+ * store and loads, each with fence.acq_rel on the right side (as correct as
+ * release/acquire). out[tid - 32] = the sum. */
 __global__ void flag_handoff(uint32_t *out, int relaxed)
 {
     __shared__ uint32_t data[32];
@@ -61,12 +63,18 @@ __global__ void flag_handoff(uint32_t *out, int relaxed)
     if (threadIdx.x == 0) {
         for (uint32_t i = 0; i < 32; i++)
             dsm_st_shared_cluster_u32(dsm_smem_addr(&data[i]), i + 1);
+        if (relaxed == 2)
+            dsm_fence_acq_rel_cluster(); /* release fence: the stores above before the flag */
         if (relaxed)
             dsm_st_relaxed_cluster_u32(&ready, 1);
         else
             dsm_st_release_cluster_u32(&ready, 1);
     } else if (threadIdx.x >= 32) {
-        while (dsm_ld_acquire_cluster_u32(&ready) == 0) { }
+        if (relaxed == 2) {
+            while (dsm_ld_relaxed_cluster_u32(&ready) == 0) { }
+            dsm_fence_acq_rel_cluster(); /* acquire fence: the flag before the loads below */
+        } else
+            while (dsm_ld_acquire_cluster_u32(&ready) == 0) { }
         uint32_t sum = 0;
         for (uint32_t i = 0; i < 32; i++)
             sum += dsm_ld_shared_cluster_u32(dsm_smem_addr(&data[i]));
@@ -74,3 +82,34 @@ __global__ void flag_handoff(uint32_t *out, int relaxed)
     }
 }
 DSM_KERNEL_ENTRY(flag_handoff, uint32_t *, int)
+
+/* The pre-Volta idiom: a volatile flag between two __threadfence()s (volatile
+ * accesses are relaxed strong accesses; the fences make them release and
+ * acquire). fenced = 0: no fences, the data is not ordered; fenced = -1: the
+ * flag is never set (the consumers poll forever). */
+__global__ void volatile_handoff(uint32_t *out, int fenced)
+{
+    __shared__ uint32_t data[32];
+    __shared__ uint32_t ready;
+    volatile uint32_t *flag = &ready;
+    if (threadIdx.x == 0)
+        ready = 0;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (uint32_t i = 0; i < 32; i++)
+            data[i] = i + 1;
+        if (fenced > 0)
+            __threadfence();
+        if (fenced >= 0)
+            *flag = 1;
+    } else if (threadIdx.x >= 32) {
+        while (*flag == 0) { }
+        if (fenced > 0)
+            __threadfence();
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < 32; i++)
+            sum += data[i];
+        out[threadIdx.x - 32] = sum;
+    }
+}
+DSM_KERNEL_ENTRY(volatile_handoff, uint32_t *, int)

@@ -1,4 +1,6 @@
 /* plain.cu: bugs made with plain loads and stores (through dsm_map_shared_rank pointers and array indexing) and their fixed twins: issue 8's classes 1, 2 and 4. */
+#include <string.h>
+
 #include "dsm.h"
 
 #define BINS_PER_CTA 16
@@ -29,14 +31,17 @@ __global__ void plain_histogram(const uint32_t *in, int n, uint32_t *out, int at
 }
 DSM_KERNEL_ENTRY(plain_histogram, const uint32_t *, int, uint32_t *, int)
 
-/* Each CTA writes its own tile with plain stores, arrives (relaxed or release),
- * waits, and reads its neighbour's tile through a plain pointer. */
+/* Each CTA writes its own tile with plain stores, arrives (relaxed = 1: relaxed;
+ * 2: fence.acq_rel then relaxed, which releases; 0: release), waits, and reads
+ * its neighbour's tile through a plain pointer. */
 __global__ void plain_publish(uint32_t *out, int relaxed)
 {
     __shared__ uint32_t tile[64];
     uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank();
     dsm_cluster_sync(); /* every CTA started */
     tile[threadIdx.x] = rank * 100 + threadIdx.x;
+    if (relaxed == 2)
+        dsm_fence_acq_rel_cluster();
     if (relaxed)
         dsm_barrier_cluster_arrive_relaxed();
     else
@@ -134,3 +139,39 @@ __global__ void store_before_start(uint32_t *out, int early)
     dsm_cluster_sync();
 }
 DSM_KERNEL_ENTRY(store_before_start, uint32_t *, int)
+
+/* Copies shared memory nobody wrote to global memory with memcpy (a library
+ * call the emulator does not see): the poison reaches the results. */
+__global__ void copy_unwritten(uint32_t *out, int write_first)
+{
+    __shared__ uint32_t buf[32];
+    if (write_first)
+        buf[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        memcpy(out + blockIdx.x * 32, buf, sizeof buf);
+}
+DSM_KERNEL_ENTRY(copy_unwritten, uint32_t *, int)
+
+/* Publication is per thread: rank 1's thread 0 writes a word of rank 0's inbox;
+ * the other threads of rank 1 arrive with .release. writer_relaxed = 1: the
+ * writer itself arrives .relaxed, so its write is unpublished although its CTA
+ * mates released; 0: it releases too. Rank 0 reads the word after the wait. */
+__global__ void mixed_arrive(uint32_t *out, int writer_relaxed)
+{
+    __shared__ uint32_t inbox[4];
+    uint32_t rank = dsm_cluster_ctarank();
+    dsm_cluster_sync();
+    bool writer = rank == 1 && threadIdx.x == 0;
+    if (writer)
+        ((uint32_t *)dsm_map_shared_rank(inbox, 0))[1] = 42;
+    if (writer && writer_relaxed)
+        dsm_barrier_cluster_arrive_relaxed();
+    else
+        dsm_barrier_cluster_arrive();
+    dsm_barrier_cluster_wait();
+    if (rank == 0 && threadIdx.x == 0)
+        out[0] = inbox[1];
+    dsm_cluster_sync();
+}
+DSM_KERNEL_ENTRY(mixed_arrive, uint32_t *, int)

@@ -17,6 +17,8 @@ DSM_DECLARE_KERNEL(warp_handoff);
 DSM_DECLARE_KERNEL(bulk_ring);
 DSM_DECLARE_KERNEL(flag_ping_pong);
 DSM_DECLARE_KERNEL(flag_handoff);
+DSM_DECLARE_KERNEL(mixed_arrive);
+DSM_DECLARE_KERNEL(volatile_handoff);
 
 #define BINS_PER_CTA 16
 /* launches per case: 20 on a GPU (races show only sometimes), TWINS_REPEATS to change */
@@ -140,6 +142,22 @@ static int simple(dsm_kernel_t k, unsigned grid, unsigned block, unsigned cluste
     return 0;
 }
 
+static int mixed(int writer_relaxed)
+{
+    uint32_t *out = dev(4), h;
+    void *args[] = {&out, &writer_relaxed};
+    int wrong = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(out, 0, 4);
+        if (launch(132, 32, 2, DSM_KERNEL(mixed_arrive), args) != dsmSuccess)
+            return 1;
+        dsm_memcpy_to_host(&h, out, 4);
+        wrong += h != 42;
+    }
+    printf("result: %d of %d runs read a stale inbox word\n", wrong, REPEATS);
+    return 0;
+}
+
 static int handoff(int wait)
 {
     uint32_t *out = dev(96 * 4), h[96];
@@ -195,13 +213,13 @@ static int ping_pong(int bad)
     return 0;
 }
 
-static int flag_handoff(int relaxed)
+static int flag_handoff(dsm_kernel_t k, int relaxed)
 {
     uint32_t *out = dev(32 * 4), h[32];
     void *args[] = {&out, &relaxed};
     int wrong = 0;
     for (int r = 0; r < REPEATS; r++) {
-        if (launch(1, 64, 1, DSM_KERNEL(flag_handoff), args) != dsmSuccess)
+        if (launch(1, 64, 1, k, args) != dsmSuccess)
             return 1;
         dsm_memcpy_to_host(h, out, sizeof h);
         for (int i = 0; i < 32; i++)
@@ -223,6 +241,8 @@ int main(int argc, char **argv)
     if (!strcmp(c, "publish_release")) return tile_reads(DSM_KERNEL(plain_publish), 132, 64, 2, 0, "neighbour tile");
     if (!strcmp(c, "inbox_writers_relaxed")) return inbox(1);
     if (!strcmp(c, "inbox_writers_release")) return inbox(0);
+    if (!strcmp(c, "mixed_writer_relaxed")) return mixed(1);
+    if (!strcmp(c, "mixed_writer_release")) return mixed(0);
     if (!strcmp(c, "uninitialised")) return tile_reads(DSM_KERNEL(uninitialised_transform), 132, 64, 1, 0, "scratch");
     if (!strcmp(c, "initialised")) return tile_reads(DSM_KERNEL(uninitialised_transform), 132, 64, 1, 1, "scratch");
     if (!strcmp(c, "copy_unguarded")) return simple(DSM_KERNEL(global_copy), 1, 128, 1, 0);
@@ -237,8 +257,10 @@ int main(int argc, char **argv)
     if (!strcmp(c, "pingpong_relaxed")) return ping_pong(1);
     if (!strcmp(c, "pingpong_release")) return ping_pong(0);
     if (!strcmp(c, "pingpong_wrong_value")) return ping_pong(2);
-    if (!strcmp(c, "flag_handoff_relaxed")) return flag_handoff(1);
-    if (!strcmp(c, "flag_handoff_release")) return flag_handoff(0);
+    if (!strcmp(c, "flag_handoff_relaxed")) return flag_handoff(DSM_KERNEL(flag_handoff), 1);
+    if (!strcmp(c, "flag_handoff_release")) return flag_handoff(DSM_KERNEL(flag_handoff), 0);
+    if (!strcmp(c, "volatile_unfenced")) return flag_handoff(DSM_KERNEL(volatile_handoff), 0);
+    if (!strcmp(c, "volatile_fenced")) return flag_handoff(DSM_KERNEL(volatile_handoff), 1);
     fprintf(stderr, "twins: unknown case '%s'\n", c);
     return 2;
 }
