@@ -214,7 +214,7 @@ fixture_repo_with_all_figures() {
         done
         for g in figures/plots/*.gp; do
             n=$(basename "$g" .gp)
-            [ -f "bench/results/$n.csv" ] && printf '\n![Plot %s.](build/figures/%s.svg)\n' "$n" "$n"
+            if [ -f "bench/results/$n.csv" ]; then printf '\n![Plot %s.](build/figures/%s.svg)\n' "$n" "$n"; fi
         done
     } > chapters/03-figures.md
 }
