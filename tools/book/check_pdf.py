@@ -102,7 +102,8 @@ def main(pdf, book_html):
     results.append((f"{len(chapters)} numbered chapters appear in the contents",
                     [f"{n} {t}" for n, t in chapters
                      if toc is None or not re.search(re.escape(n) + r"\s+" + re.escape(" ".join(
-                         html.unescape(re.sub(r"<[^>]+>", "", t)).split()[:2])), page_texts[toc])]))
+                         html.unescape(re.sub(r"<[^>]+>", "", t)).split()[:2])),
+                                             "\n".join(page_texts[toc:toc + 3]))]))  # contents may run over pages
 
     unnumbered = [str(i) for i, t in enumerate(page_texts, 1)
                   if i > 1 and (not t.strip() or t.strip().split("\n")[-1].strip() != str(i))]
