@@ -12,9 +12,11 @@
 # MB, where LaTeX would need texlive-xetex plus CJK support (hundreds of MB), an SVG converter
 # (librsvg2-bin) and a second, LaTeX-only layout to keep in step with the HTML.
 #
-# Plots: figures/plots/NAME.gp turns bench/results/NAME.csv into build/figures/NAME.svg (the
-# script gets gnuplot variables csv and out). A plot is made only when its CSV exists; a
-# chapter that shows build/figures/NAME.svg without it fails the build, saying which CSV.
+# Plots: figures/plots/NAME.gp turns its CSV into build/figures/NAME.svg (the script gets
+# gnuplot variables csv and out). The CSV is the path on the script's line `# csv: <path>`
+# (e.g. bench/results/bench-h200/pingpong.csv), else bench/results/NAME.csv. A plot is made
+# only when its CSV exists; a chapter that shows build/figures/NAME.svg without it fails the
+# build, saying which CSV.
 
 PANDOC     ?= pandoc
 GNUPLOT    ?= gnuplot
@@ -23,7 +25,10 @@ PYTHON     ?= python3
 BOOK_CHAPTERS := $(sort $(wildcard chapters/[0-9][0-9]-*.md))
 BOOK_COURSE   := $(sort $(wildcard course/ch[0-9][0-9].ini))
 BOOK_PARTS    := build/book/parts/book.json $(patsubst chapters/%.md,build/book/parts/%.json,$(BOOK_CHAPTERS))
-BOOK_PLOTS    := $(foreach g,$(sort $(wildcard figures/plots/*.gp)),$(if $(wildcard bench/results/$(basename $(notdir $g)).csv),build/figures/$(basename $(notdir $g)).svg))
+# The CSV a plot script draws: the path on its line `# csv: <path>`, else bench/results/NAME.csv.
+book_plot_csv  = $(or $(firstword $(shell sed -n 's/^\#[[:space:]]*csv:[[:space:]]*//p' $1)),bench/results/$(basename $(notdir $1)).csv)
+BOOK_PLOT_GPS := $(sort $(wildcard figures/plots/*.gp))
+BOOK_PLOTS    := $(foreach g,$(BOOK_PLOT_GPS),$(if $(wildcard $(call book_plot_csv,$g)),build/figures/$(basename $(notdir $g)).svg))
 BOOK_FILTER   := $(wildcard tools/book/*.lua)
 BOOK_STYLE    := tools/book/template.html tools/book/book.css tools/book/print.css
 BOOK_META     := -M book-course-files="$(BOOK_COURSE)"
@@ -59,9 +64,13 @@ book-test-deps:
 
 book-plots: $(BOOK_PLOTS)
 
-build/figures/%.svg: figures/plots/%.gp bench/results/%.csv | book-deps
-	@mkdir -p $(@D)
-	$(GNUPLOT) -e "csv='bench/results/$*.csv'; out='$@'" $<
+# One rule per plot script, each with its own CSV (see book_plot_csv).
+define book_plot_rule
+build/figures/$(basename $(notdir $1)).svg: $1 $2 | book-deps
+	@mkdir -p $$(@D)
+	$$(GNUPLOT) -e "csv='$2'; out='$$@'" $1
+endef
+$(foreach g,$(BOOK_PLOT_GPS),$(eval $(call book_plot_rule,$g,$(call book_plot_csv,$g))))
 
 # One part per Markdown file; the filter writes a depfile listing every file it read.
 build/book/parts/book.json: book.md $(BOOK_FILTER) $(BOOK_COURSE) | book-deps book-plots

@@ -214,7 +214,7 @@ fixture_repo_with_all_figures() {
         done
         for g in figures/plots/*.gp; do
             n=$(basename "$g" .gp)
-            [ -f "bench/results/$n.csv" ] && printf '\n![Plot %s.](build/figures/%s.svg)\n' "$n" "$n"
+            if [ -f "bench/results/$n.csv" ]; then printf '\n![Plot %s.](build/figures/%s.svg)\n' "$n" "$n"; fi
         done
     } > chapters/03-figures.md
 }
@@ -235,6 +235,27 @@ test_make_book_fails_when_a_shown_plot_has_no_csv() {
         printf '\n![Plot.](build/figures/ch01-latency-ladder-h200.svg)\n' >> chapters/03-figures.md &&
         ! fixture_make book >make.txt 2>err.txt &&
         has "needs bench/results/ch01-latency-ladder-h200.csv" err.txt && [ ! -e build/figures/ch01-latency-ladder-h200.svg ]
+}
+
+# A plot script whose line `# csv: <path>` names a CSV elsewhere (the committed H200 run).
+plot_script_naming_its_csv() {
+    mkdir -p figures/plots bench/results/bench-h200 &&
+        cp bench/results/ch01-latency-ladder-h200.csv bench/results/bench-h200/ladder.csv &&
+        sed '1a # csv: bench/results/bench-h200/ladder.csv' "$ROOT/figures/plots/ch01-latency-ladder-h200.gp" \
+            > figures/plots/ladder.gp &&
+        printf '\n![Plot.](build/figures/ladder.svg)\n' >> chapters/03-figures.md
+}
+
+test_make_book_draws_a_plot_from_the_csv_its_script_names() {
+    fixture_repo_with_all_figures && plot_script_naming_its_csv &&
+        fixture_make build/book/parts/03-figures.json >make.txt 2>err.txt &&
+        has 'fixture peer' build/figures/ladder.svg && has "csv='bench/results/bench-h200/ladder.csv'" make.txt
+}
+
+test_plot_whose_named_csv_is_missing_fails_naming_that_csv() {
+    fixture_repo_with_all_figures && plot_script_naming_its_csv && rm bench/results/bench-h200/ladder.csv &&
+        ! fixture_make build/book/parts/03-figures.json >make.txt 2>err.txt &&
+        has "needs bench/results/bench-h200/ladder.csv" err.txt
 }
 
 test_make_book_fails_on_a_deleted_marker_naming_file_and_marker() {

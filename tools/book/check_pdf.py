@@ -96,13 +96,22 @@ def main(pdf, book_html):
     results.append(("a contents page lists sections with page numbers",
                     ["no page titled Contents"] if toc is None else
                     ([] if len(toc_lines) >= 2 else ["no 'title .... page' lines on it"])))
+    # The contents may run over several pages: the Contents page and the pages after it that still
+    # list 'title .... page' lines.
+    toc_text = ""
+    if toc is not None:
+        toc_text = page_texts[toc]
+        for t in page_texts[toc + 1:toc + 6]:
+            if not re.search(r"\.{3,}\s*\d+\s*$", t, re.M):
+                break
+            toc_text += t
 
     with open(book_html, encoding="utf-8") as f:
         chapters = re.findall(r'<h1[^>]*>\s*<span\s+class="header-section-number">([^<]+)</span>\s*(.*?)</h1>', f.read(), re.S)
     results.append((f"{len(chapters)} numbered chapters appear in the contents",
                     [f"{n} {t}" for n, t in chapters
                      if toc is None or not re.search(re.escape(n) + r"\s+" + re.escape(" ".join(
-                         html.unescape(re.sub(r"<[^>]+>", "", t)).split()[:2])), page_texts[toc])]))
+                         html.unescape(re.sub(r"<[^>]+>", "", t)).split()[:2])), toc_text)]))
 
     unnumbered = [str(i) for i, t in enumerate(page_texts, 1)
                   if i > 1 and (not t.strip() or t.strip().split("\n")[-1].strip() != str(i))]

@@ -6,6 +6,19 @@ local config = require("config")
 
 local M = {}
 
+-- The CSV a plot script draws: the path on its line `# csv: <path>`, else
+-- bench/results/NAME.csv (the same rule as mk/book.mk's book_plot_csv).
+function M.plot_csv(script)
+  local text = files.exists(script) and files.read(script) or ""
+  for _, line in ipairs(files.lines(text)) do
+    local path = line:match("^#%s*csv:%s*(%S+)")
+    if path then
+      return path
+    end
+  end
+  return "bench/results/" .. pandoc.path.filename(script):gsub("%.gp$", "") .. ".csv"
+end
+
 -- Record an error for an image that the book could not embed.
 function M.Image(img)
   local src = img.src
@@ -24,7 +37,7 @@ function M.Image(img)
   local plot = src:match("^build/figures/([%w_%-]+)%.svg$")
   if plot then
     local script = "figures/plots/" .. plot .. ".gp"
-    local csv = "bench/results/" .. plot .. ".csv"
+    local csv = M.plot_csv(script)
     if not files.exists(script) then
       errors.add(config.source, "plot " .. src .. " has no script: write " .. script)
     elseif not files.exists(csv) then

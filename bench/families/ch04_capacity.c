@@ -1,0 +1,332 @@
+/* ch04_capacity.c: chapter 4's measurements: which cluster shapes fit and how many are resident (occupancy API and launch), and the big histogram's throughput against cluster size. */
+// bench-kernels: ch04/fit_cluster.cu ch04/big_histogram.cu
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "dsm_emu_control.h"
+#include "ch04/big_histogram.h"
+
+DSM_DECLARE_KERNEL(fit_cluster_fill);
+DSM_DECLARE_KERNEL(big_histogram);
+DSM_DECLARE_KERNEL(big_histogram_global);
+
+#define KB ((size_t)1024)
+
+/* The value fit_cluster_fill stores for word i of cluster `cluster` (fit_cluster.cu). */
+static uint32_t fill_value(uint32_t cluster, uint32_t i) { return i * 2654435761u + cluster; }
+
+/* ---- part 1: the capacity sweep ---- */
+
+/* Launches `clusters` clusters of `c` CTAs of fit_cluster_fill, each cluster
+ * sharing c * smem bytes, and checks every word. Returns the launch or kernel
+ * error; *checked is 1 when the words were right, 0 when they were not (a
+ * bench_fail) or the launch did not run. */
+static dsm_error_t launch_and_check_fill(bench *b, int c, int threads, size_t smem, int clusters, int *checked)
+{
+    *checked = 0;
+    uint32_t words = (uint32_t)((size_t)c * smem / 4);   /* smem is a multiple of 4 KB */
+    size_t out_bytes = sizeof(uint32_t) * (size_t)words * (size_t)clusters;
+    uint32_t *out = NULL, *host = malloc(out_bytes);
+    if (host == NULL || dsm_malloc((void **)&out, out_bytes) != dsmSuccess) {
+        free(host);
+        bench_fail(b, "capacity: cannot allocate %zu bytes for cluster %d", out_bytes, c);
+        return dsmErrorMemoryAllocation;
+    }
+    dsm_memset(out, 0xff, out_bytes);
+    void *args[] = {&out, &words};
+    /* smem bytes per CTA: at least the CTA's share of `words` (4 bytes when smem is 0). */
+    dsm_launch_config cfg = {DSM_DIM3(c * clusters, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(c, 1, 1), smem};
+    dsm_error_t err = dsm_launch_sync(&cfg, DSM_KERNEL(fit_cluster_fill), args);
+    if (err == dsmSuccess && dsm_memcpy_to_host(host, out, out_bytes) == dsmSuccess) {
+        *checked = 1;
+        for (uint32_t g = 0; g < (uint32_t)clusters && *checked; g++)
+            for (uint32_t i = 0; i < words; i++)
+                if (host[(size_t)g * words + i] != fill_value(g, i)) {
+                    bench_fail(b, "capacity: cluster %d, %d threads, %zu B: cluster %u word %u is %u, expected %u", c,
+                               threads, smem, g, i, host[(size_t)g * words + i], fill_value(g, i));
+                    *checked = 0;
+                    break;
+                }
+    }
+    dsm_free(out);
+    free(host);
+    return err;
+}
+
+/* One shape of the sweep: the occupancy API's answers, then a launch of every
+ * resident cluster (one on the emulator), written as one CSV row. ctas_per_sm
+ * is what the same block shape gives at cluster size 1 (clusters / SMs);
+ * idle_sm_equiv is the unused CTA slots when every resident cluster runs, in
+ * SMs (SMs - resident CTAs / ctas_per_sm): SMs left idle at one CTA per SM. */
+static void capacity_row(bench *b, bench_csv *csv, const char *set, int non_portable, int c, int threads,
+                         size_t smem, double ctas_per_sm, int *clusters_out)
+{
+    dsm_launch_config cfg = {DSM_DIM3(c, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(c, 1, 1), smem};
+    int clusters = -1, potential = -1;
+    dsm_error_t qerr = dsm_occupancy_max_active_clusters(&clusters, DSM_KERNEL(fit_cluster_fill), &cfg);
+    dsm_error_t perr = dsm_occupancy_max_potential_cluster_size(&potential, DSM_KERNEL(fit_cluster_fill), &cfg);
+    if (qerr != dsmSuccess)
+        clusters = -1;
+    if (perr != dsmSuccess)
+        potential = -1;
+    int launch_clusters = clusters > 0 ? (bench_dry(b) ? 1 : clusters) : 1;
+    int checked = 0;
+    dsm_error_t lerr = launch_and_check_fill(b, c, threads, smem, launch_clusters, &checked);
+    int sms = bench_sm_count(b);
+    double idle = clusters >= 0 && ctas_per_sm > 0 ? sms - clusters * c / ctas_per_sm : -1;
+    if (clusters > 0 && non_portable && (lerr != dsmSuccess || !checked))
+        bench_fail(b, "capacity: cluster %d, %d threads, %zu B: %d clusters resident, but the launch gave %s", c,
+                   threads, smem, clusters, dsm_error_name(lerr));
+    bench_csv_row(csv, "%s,%d,%d,%d,%zu,%s,%d,%d,%.2f,%d,%.1f,%s,%d,%d", set, non_portable, c, threads, smem,
+                  dsm_error_name(qerr), clusters, potential, ctas_per_sm, clusters >= 0 ? clusters * c : -1, idle,
+                  dsm_error_name(lerr), launch_clusters, checked);
+    *clusters_out = clusters;
+}
+
+static int capacity_sweep(bench *b)
+{
+    static const int threads_full[] = {128, 1024};
+    static const size_t smem_full[] = {16 * KB, 64 * KB, 100 * KB, 160 * KB, 227 * KB};
+    static const int threads_dry[] = {128};
+    static const size_t smem_dry[] = {4 * KB, 64 * KB};
+    static const int sizes_dry[] = {1, 2, 3, 8, 9, 16};
+    const int *threads = bench_dry(b) ? threads_dry : threads_full;
+    const size_t *smems = bench_dry(b) ? smem_dry : smem_full;
+    int nthreads = bench_dry(b) ? 1 : 2, nsmem = bench_dry(b) ? 2 : 5;
+    int nsizes = bench_dry(b) ? 6 : 16;
+    int fails = 0;
+
+    bench_csv *csv = bench_csv_open(b, "ch04_capacity",
+                                    "set,non_portable,cluster_size,threads,smem_per_cta,query_error,max_active_clusters,"
+                                    "max_potential_cluster_size,ctas_per_sm,ctas_resident,idle_sm_equiv,launch_error,"
+                                    "clusters_launched,checked");
+    dsm_kernel_t k = DSM_KERNEL(fit_cluster_fill);
+    int clusters = 0;
+
+    /* Before any attribute: 64 KB and a cluster of 9 are refused. */
+    bench_progress(b, "capacity: shapes without the attributes");
+    dsm_emu_set_verbose(0);     /* the emulator would print its invalid-launch reports: they are expected here */
+    capacity_row(b, csv, "bare", 0, 2, 128, 32 * KB, 0, &clusters);
+    capacity_row(b, csv, "bare", 0, 2, 128, 64 * KB, 0, &clusters);
+    capacity_row(b, csv, "bare", 0, 9, 128, 32 * KB, 0, &clusters);
+    dsm_emu_set_verbose(1);
+
+    size_t optin = bench_smem_per_block_optin(b);
+    if (dsm_func_set_max_dynamic_smem(k, (int)optin) != dsmSuccess ||
+        dsm_func_set_non_portable_cluster_size_allowed(k, 1) != dsmSuccess) {
+        bench_fail(b, "capacity: cannot set the attributes of fit_cluster_fill");
+        bench_csv_close(csv);
+        return 1;
+    }
+
+    /* best[t][s][c]: resident clusters, for the report. */
+    int table[2][5][17];
+    memset(table, 0xff, sizeof table);
+    for (int t = 0; t < nthreads; t++)
+        for (int s = 0; s < nsmem; s++) {
+            size_t smem = smems[s] < optin ? smems[s] : optin;
+            bench_progress(b, "capacity: %d threads, %zu KB per CTA, cluster sizes 1..16", threads[t], smem / KB);
+            /* CTAs per SM of this block shape: what clusters of one CTA give, per SM. */
+            dsm_launch_config one = {DSM_DIM3(1, 1, 1), DSM_DIM3(threads[t], 1, 1), DSM_DIM3(1, 1, 1), smem};
+            int singles = 0;
+            double per_sm = dsm_occupancy_max_active_clusters(&singles, k, &one) == dsmSuccess
+                                ? (double)singles / bench_sm_count(b) : 0;
+            for (int i = 0; i < nsizes; i++) {
+                int c = bench_dry(b) ? sizes_dry[i] : i + 1;
+                capacity_row(b, csv, "sweep", 1, c, threads[t], smem, per_sm, &clusters);
+                table[t][s][c] = clusters;
+                if (clusters < 0)
+                    fails++;    /* with both attributes set every size up to 16 must be answered */
+            }
+        }
+    bench_csv_close(csv);
+
+    int sms = bench_sm_count(b);
+    bench_report(b, "## Capacity (chapter 4, `ch04_capacity`)\n\n"
+                    "Resident clusters of `fit_cluster_fill` (`cudaOccupancyMaxActiveClusters`) by cluster size, "
+                    "and in brackets the SMs without a CTA when every resident cluster runs "
+                    "(%d SMs; every shape was also launched with all its resident clusters and its DSMEM "
+                    "contents checked: `ch04_capacity.csv`).\n\n| threads | KB per CTA |", sms);
+    for (int i = 0; i < nsizes; i++)
+        bench_report(b, " %d |", bench_dry(b) ? sizes_dry[i] : i + 1);
+    bench_report(b, "\n|---|---|");
+    for (int i = 0; i < nsizes; i++)
+        bench_report(b, "---|");
+    bench_report(b, "\n");
+    for (int t = 0; t < nthreads; t++)
+        for (int s = 0; s < nsmem; s++) {
+            bench_report(b, "| %d | %zu |", threads[t], smems[s] / KB);
+            int c1 = table[t][s][1];
+            for (int i = 0; i < nsizes; i++) {
+                int c = bench_dry(b) ? sizes_dry[i] : i + 1;
+                int n = table[t][s][c];
+                if (n >= 0 && c1 > 0)
+                    bench_report(b, " %d (%.0f) |", n, sms - (double)n * c * sms / c1);
+                else
+                    bench_report(b, " %d |", n);
+            }
+            bench_report(b, "\n");
+        }
+    if (!bench_dry(b) && table[1][1][16] >= 0 && table[1][1][1] > 0) {
+        bench_summary_number(b, "ch04.clusters_resident_1024t_64k_c16", table[1][1][16]);
+        bench_summary_number(b, "ch04.idle_sms_1024t_64k_c16",
+                             sms - (double)table[1][1][16] * 16 * sms / table[1][1][1]);
+        bench_summary_number(b, "ch04.idle_sms_1024t_64k_c8", sms - (double)table[1][1][8] * 8 * sms / table[1][1][1]);
+    }
+    return fails;
+}
+
+/* ---- part 2: the big histogram against cluster size ---- */
+
+/* Checks bins == times * reference; a bench_fail naming the first bad bin otherwise. */
+static int check_bins(bench *b, const char *what, const uint32_t *dev_bins, const uint32_t *ref, int nbins,
+                      uint32_t times)
+{
+    uint32_t *host = malloc(sizeof(uint32_t) * (size_t)nbins);
+    if (host == NULL || dsm_memcpy_to_host(host, dev_bins, sizeof(uint32_t) * (size_t)nbins) != dsmSuccess) {
+        free(host);
+        bench_fail(b, "histogram %s: cannot read the bins back", what);
+        return 0;
+    }
+    for (int i = 0; i < nbins; i++)
+        if (host[i] != ref[i] * times) {
+            bench_fail(b, "histogram %s: bin %d holds %u, expected %u", what, i, host[i], ref[i] * times);
+            free(host);
+            return 0;
+        }
+    free(host);
+    return 1;
+}
+
+static int histogram_sweep(bench *b)
+{
+    const int nbins = 96 * 1024;   /* 384 KB of bins: no single CTA holds them */
+    int n = bench_dry(b) ? 1 << 14 : (bench_quick(b) ? 1 << 24 : 1 << 26);
+    int warmup = bench_dry(b) ? 1 : 2, repeats = bench_dry(b) ? 2 : (bench_quick(b) ? 5 : 10);
+    int fails = 0;
+
+    uint32_t *host_in = malloc(sizeof(uint32_t) * (size_t)n);
+    uint32_t *ref = calloc((size_t)nbins, sizeof(uint32_t));
+    double *ms = malloc(sizeof(double) * (size_t)repeats);
+    uint32_t *in = NULL, *bins = NULL;
+    if (!host_in || !ref || !ms || dsm_malloc((void **)&in, sizeof(uint32_t) * (size_t)n) != dsmSuccess ||
+        dsm_malloc((void **)&bins, sizeof(uint32_t) * (size_t)nbins) != dsmSuccess) {
+        bench_fail(b, "histogram: cannot allocate %d inputs", n);
+        return 1;
+    }
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    for (int i = 0; i < n; i++) {   /* uniform over the bins (xorshift64) */
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        host_in[i] = (uint32_t)(x % (uint64_t)nbins);
+        ref[host_in[i]]++;
+    }
+    dsm_memcpy_to_device(in, host_in, sizeof(uint32_t) * (size_t)n);
+
+    bench_csv *csv = bench_csv_open(b, "ch04_histogram",
+                                    "variant,nbins,inputs,cluster_size,clusters,smem_per_cta,median_ms,min_ms,max_ms,"
+                                    "ginputs_per_s");
+    bench_report(b, "\n### The big histogram (%d bins of 32 bits = %d KB, %d uniform inputs)\n\n"
+                    "Each configuration is checked (one launch from zero, then the timed launches, whose "
+                    "accumulated bins are checked again); median of %d launches after %d warm-up.\n\n"
+                    "| variant | cluster size | resident clusters launched | KB per CTA | median ms | G inputs/s |\n"
+                    "|---|---|---|---|---|---|\n",
+                    nbins, nbins * 4 / 1024, n, repeats, warmup);
+
+    dsm_kernel_t k = DSM_KERNEL(big_histogram);
+    dsm_func_set_max_dynamic_smem(k, (int)bench_smem_per_block_optin(b));
+    dsm_func_set_non_portable_cluster_size_allowed(k, 1);
+    double best = 0;
+    int best_c = 0;
+    int args_nbins = nbins;
+    void *args[] = {&bins, &args_nbins, &in, &n};
+    for (int c = big_histogram_min_cluster_size(nbins); c >= 1 && c <= 16; c++) {
+        size_t smem = ((size_t)nbins + (size_t)c - 1) / (size_t)c * sizeof(uint32_t);
+        dsm_launch_config cfg = {DSM_DIM3(c, 1, 1), DSM_DIM3(BIG_HISTOGRAM_THREADS, 1, 1), DSM_DIM3(c, 1, 1), smem};
+        int clusters = 0;
+        dsm_error_t err = dsm_occupancy_max_active_clusters(&clusters, k, &cfg);
+        if (err != dsmSuccess || clusters < 1) {
+            bench_csv_row(csv, "dsmem,%d,%d,%d,%d,%zu,,,,", nbins, n, c, clusters, smem);
+            continue;   /* a shape that does not fit is a row without a time, not a failure */
+        }
+        if (bench_dry(b) && clusters > 2)
+            clusters = 2;
+        bench_progress(b, "histogram: cluster %d, %d clusters, %zu KB per CTA", c, clusters, smem / KB);
+        dsm_memset(bins, 0, sizeof(uint32_t) * (size_t)nbins);
+        err = big_histogram_launch(bins, nbins, in, n, c, clusters);
+        if (err != dsmSuccess) {
+            bench_fail(b, "histogram: cluster %d: %s", c, dsm_error_name(err));
+            fails++;
+            continue;
+        }
+        if (!check_bins(b, "dsmem", bins, ref, nbins, 1)) {
+            fails++;
+            continue;
+        }
+        cfg.grid = DSM_DIM3(c * clusters, 1, 1);
+        err = bench_time_launches(b, &cfg, k, args, warmup, repeats, ms);
+        if (err != dsmSuccess || !check_bins(b, "dsmem (timed)", bins, ref, nbins, (uint32_t)(1 + warmup + repeats))) {
+            if (err != dsmSuccess)
+                bench_fail(b, "histogram: cluster %d timed: %s", c, dsm_error_name(err));
+            fails++;
+            continue;
+        }
+        bench_stats st = bench_stats_of(ms, repeats);
+        double g = n / (st.median * 1e-3) / 1e9;
+        bench_csv_row(csv, "dsmem,%d,%d,%d,%d,%zu,%.4f,%.4f,%.4f,%.3f", nbins, n, c, clusters, smem, st.median, st.min,
+                      st.max, g);
+        bench_report(b, "| DSMEM | %d | %d | %zu | %.3f | %.2f |\n", c, clusters, smem / KB, st.median, g);
+        if (g > best) {
+            best = g;
+            best_c = c;
+        }
+    }
+
+    /* The baseline: the same counts with global atomics, 8 CTAs of 256 threads per SM. */
+    {
+        int blocks = bench_dry(b) ? 2 : bench_sm_count(b) * 8;
+        dsm_launch_config cfg = {DSM_DIM3(blocks, 1, 1), DSM_DIM3(BIG_HISTOGRAM_THREADS, 1, 1), DSM_DIM3(0, 0, 0), 0};
+        dsm_kernel_t g = DSM_KERNEL(big_histogram_global);
+        dsm_memset(bins, 0, sizeof(uint32_t) * (size_t)nbins);
+        dsm_error_t err = dsm_launch_sync(&cfg, g, args);
+        if (err != dsmSuccess || !check_bins(b, "global", bins, ref, nbins, 1)) {
+            if (err != dsmSuccess)
+                bench_fail(b, "histogram global: %s", dsm_error_name(err));
+            fails++;
+        } else if ((err = bench_time_launches(b, &cfg, g, args, warmup, repeats, ms)) != dsmSuccess ||
+                   !check_bins(b, "global (timed)", bins, ref, nbins, (uint32_t)(1 + warmup + repeats))) {
+            fails++;
+        } else {
+            bench_stats st = bench_stats_of(ms, repeats);
+            double gi = n / (st.median * 1e-3) / 1e9;
+            bench_csv_row(csv, "global,%d,%d,0,%d,0,%.4f,%.4f,%.4f,%.3f", nbins, n, blocks, st.median, st.min, st.max,
+                          gi);
+            bench_report(b, "| global atomics | - | %d CTAs | - | %.3f | %.2f |\n", blocks, st.median, gi);
+            if (!bench_dry(b))
+                bench_summary_number(b, "ch04.histogram_global_ginputs_per_s", gi);
+        }
+    }
+    bench_csv_close(csv);
+    if (!bench_dry(b) && best_c > 0) {
+        bench_summary_number(b, "ch04.histogram_best_cluster_size", best_c);
+        bench_summary_number(b, "ch04.histogram_best_ginputs_per_s", best);
+    }
+    bench_report(b, "\n");
+    dsm_free(in);
+    dsm_free(bins);
+    free(host_in);
+    free(ref);
+    free(ms);
+    return fails;
+}
+
+int bench_family_ch04_capacity(bench *b)
+{
+    int fails = capacity_sweep(b);
+    fails += histogram_sweep(b);
+    return fails != 0;
+}
