@@ -1,10 +1,13 @@
-# mk/book.mk: the book: book.md + chapters/NN-slug.md -> build/book.html and build/book.pdf.
+# mk/book.mk: the book: book.md + chapters/NN-slug.md -> the site build/book/site/ (one page per
+# chapter) and build/book.pdf (printed from the one-page print edition build/book.html).
 #
 # How: each part (book.md, every chapter) goes through Pandoc with tools/book/chapter.lua
 # (code includes by marker, exercise boxes from course/*.ini, figure checks, numbering) into
-# build/book/parts/*.json; tools/book/assemble.lua joins them and checks links and that every
-# exercise is stated (a warning for make book, an error for make book-check); Pandoc writes
-# one self-contained HTML page, WeasyPrint prints it (tools/book/print.sh).
+# build/book/parts/*.json; tools/book/assemble.lua joins them, links references and glossary
+# terms, and checks links and that every exercise is stated (a warning for make book, an error
+# for make book-check). Pandoc then writes the book once as an HTML fragment, which
+# tools/book/site.py cuts into the site, and once as the print edition, which WeasyPrint prints
+# (tools/book/print.sh). tools/book/README.md says more.
 #
 # PDF engine: WeasyPrint (Debian package weasyprint). It lays out the same HTML with the same
 # CSS as the browser, so the PDF cannot drift from the page; it draws the SVG figures itself;
@@ -32,29 +35,40 @@ BOOK_PLOTS    := $(foreach g,$(BOOK_PLOT_GPS),$(if $(wildcard $(call book_plot_c
 BOOK_FILTER   := $(wildcard tools/book/*.lua)
 BOOK_STYLE    := tools/book/template.html tools/book/book.css tools/book/print.css
 BOOK_META     := -M book-course-files="$(BOOK_COURSE)"
+# The version and date on the title page and in the PDF's metadata: git describe and the date
+# of the last commit (a copy without git history says "unversioned" and today's date).
+BOOK_VERSION  := $(or $(shell git describe --always --tags --dirty 2>/dev/null),unversioned)
+BOOK_DATE     := $(or $(shell git log -1 --format=%cs 2>/dev/null),$(shell date -u +%Y-%m-%d))
+BOOK_STAMP    := -M book-version="$(BOOK_VERSION)" -M date="$(BOOK_DATE)"
+# Characters of code one PDF line holds: print.css sets code in 7.8 pt DejaVu Sans Mono (4.70 pt
+# a character); a 174 mm column less a listing's padding, an exercise box or a list indent leaves
+# 455 pt. print.lua folds longer lines; check_html.py fails on any line still longer.
+BOOK_CODE_COLUMNS := 96
 BOOK_HTML_OPTS := -s --template tools/book/template.html --css tools/book/book.css \
                   --css tools/book/print.css --self-contained --toc --toc-depth=2 \
-                  --highlight-style=tango
+                  --highlight-style=tango --wrap=none --lua-filter tools/book/print.lua $(BOOK_STAMP) \
+                  -M book-code-columns=$(BOOK_CODE_COLUMNS)
+BOOK_SITE_FILES := tools/book/site.py tools/book/site.html tools/book/site.css tools/book/book.css tools/book/book.js
 
 # Lines for `make help` (the top Makefile prints them with: @printf '%s\n' $(HELP_BOOK)).
-HELP_BOOK := "make book           build/book.html and build/book.pdf (contents, chapters, figures)" \
+HELP_BOOK := "make book           the book: build/book/site/index.html (one page per chapter) and build/book.pdf" \
              "make book-check     check the book's includes, figures, links and exercise statements" \
-             "make book-test      build the book, test its filter, check the rendered HTML and PDF"
+             "make book-test      build the book, test its filter, check the site, the PDF and each page in Chromium"
 
 .PHONY: book book-check book-test book-deps book-test-deps book-plots book-parts-list
 
-book: build/book.html build/book.pdf
+book: build/book/site/index.html build/book.pdf
 
 # Everything make book checks, and strictly: every exercise of course/*.ini stated in its chapter.
 book-check: $(BOOK_PARTS) build/book/parts.list
 	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
 	  $(BOOK_META) -M book-strict=true -o /dev/null
 
-book-test: book-check build/book.html build/book.pdf | book-test-deps
+book-test: book-check build/book/site/index.html build/book.html build/book.pdf | book-test-deps
 	bash tests/book/run.sh
-	$(PYTHON) tools/book/check_html.py build/book.html
+	$(PYTHON) tools/book/check_html.py build/book.html build/book/site --columns $(BOOK_CODE_COLUMNS)
 	$(PYTHON) tools/book/check_pdf.py build/book.pdf build/book.html
-	sh tools/book/check_browser.sh build/book.html build/book-test
+	$(PYTHON) tools/book/check_browser.py build/book/site build/book-test
 
 book-deps:
 	@sh tools/book/deps.sh build
@@ -96,8 +110,24 @@ build/book/book.json: $(BOOK_PARTS) $(BOOK_COURSE) build/book/parts.list $(BOOK_
 	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
 	  $(BOOK_META) -o $@.tmp && mv $@.tmp $@
 
-build/book.html: build/book/book.json $(BOOK_STYLE)
+# The print edition: one self-contained page (links to repository files become plain paths),
+# printed to the PDF.
+build/book.html: build/book/book.json $(BOOK_STYLE) tools/book/print.lua tools/book/fold.lua
 	$(PANDOC) -f json $< -t html5 $(BOOK_HTML_OPTS) -o $@
 
 build/book.pdf: build/book.html
 	sh tools/book/print.sh $< $@
+
+# The site: the whole book as one HTML fragment, which site.py cuts into pages.
+build/book/fragment.html: build/book/book.json tools/book/fragment.html
+	$(PANDOC) -f json $< -t html5 -s --template tools/book/fragment.html --highlight-style=tango \
+	  --wrap=none -o $@
+
+build/book/highlight.css: tools/book/highlight.html
+	@mkdir -p $(@D)
+	printf '```c\nint x;\n```\n' | $(PANDOC) -f markdown -t html5 -s --template $< \
+	  --highlight-style=tango -M title=x -o $@
+
+build/book/site/index.html: build/book/fragment.html build/book/highlight.css $(BOOK_SITE_FILES)
+	$(PYTHON) tools/book/site.py $< $(@D) --version "$(BOOK_VERSION)" --date "$(BOOK_DATE)" \
+	  --highlight-css build/book/highlight.css

@@ -110,7 +110,7 @@ define grade_exercise_emu
 $5: $1 $2 $(GRADE_SUPPORT) $(filter %.a,$(call grade_emu_libs,$1))
 	@rm -f $$@ && mkdir -p $4 $(dir $6)
 	@( set -x; \
-	  $(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -I$(dir $1) $(if $(filter %.cu,$1),-x c) -DDSM_UNIT=$3 \
+	  $(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -I$(dir $1) $(if $(filter %.cu,$1),-x c $(EMU_KERNEL_CFLAGS)) -DDSM_UNIT=$3 \
 	    -MMD -MP -MT $$@ -MF $4/kernel.d -c $1 -o $4/kernel.o && \
 	  $(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -I$(dir $1) -MMD -MP -MT $$@ -MF $4/test.d -c $2 -o $4/test.o && \
 	  $(CC) $(EMU_CFLAGS) $4/test.o $4/kernel.o $(GRADE_SUPPORT) $(CMOCKA_LIB) $(call grade_emu_libs,$1) -o $$@ \

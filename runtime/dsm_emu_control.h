@@ -55,8 +55,19 @@ const char *dsm_report_kind_name(dsm_report_kind kind);
  * Returns dsmErrorInvalidValue for an unknown word. No effect on the GPU. */
 dsm_error_t dsm_emu_set_schedules(const char *spec);
 
+/* How many cluster-barrier phases the busiest cluster of the most recent
+ * launch completed (the largest count over its clusters and schedules): lets a
+ * test check that a kernel has no cluster barrier inside a loop. 0 on the GPU. */
+uint32_t dsm_emu_last_cluster_barrier_phases(void);
+
 /* Whether reports are also printed to stderr (default 1). */
 void dsm_emu_set_verbose(int verbose);
+
+/* How many mbarrier phases (all its mbarriers together) the busiest cluster of
+ * the most recent launch completed (the largest count over its clusters and
+ * schedules): lets a test check that a kernel signals with mbarriers, e.g. one
+ * phase per message. 0 on the GPU. */
+uint32_t dsm_emu_last_mbarrier_phases(void);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 
 CC=${CC:-gcc}
 CFLAGS="-std=c11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Iruntime"
+# kernels: every plain load and store checked by the emulator (mk/runtime.mk, EMU_KERNEL_CFLAGS)
+KERNEL_CFLAGS="-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1"
 bin=build/examples
 dest=chapters/diagnostics
 check=
@@ -29,7 +31,7 @@ capture() {
     local name=$1 kernel=$2 driver=$3
     shift 3
     local exe=$bin/$name
-    "$CC" $CFLAGS -x c -DDSM_UNIT="example_$name" -c "$kernel" -o "$exe.kernel.o"
+    "$CC" $CFLAGS -x c $KERNEL_CFLAGS -DDSM_UNIT="example_$name" -c "$kernel" -o "$exe.kernel.o"
     "$CC" $CFLAGS -c "$driver" -o "$exe.main.o"
     "$CC" "$exe.main.o" "$exe.kernel.o" build/libdsm_emu.a -lm -o "$exe"
     local text status=0
@@ -43,9 +45,11 @@ capture() {
     echo "wrote $dest/$name.txt"
 }
 
-all="seed001_lifetime seed001_rank syncthreads_only histogram_plain_rmw trap early_return"
+all="seed001_lifetime seed001_rank syncthreads_only histogram_plain_rmw trap early_return pingpong_wrong_parity pingpong_relaxed_signal"
 for name in ${*:-$all}; do
     case $name in
+    pingpong_wrong_parity)   capture "$name" examples/ch05/wrong_parity.cu examples/ch05/wrong_parity_main.c ;;
+    pingpong_relaxed_signal) capture "$name" examples/ch05/relaxed_signal.cu examples/ch05/relaxed_signal_main.c ;;
     seed001_lifetime)    capture "$name" examples/ch02/seed001_neighbor.cu examples/ch02/seed001_neighbor_main.c as_published 1 ;;
     seed001_rank)        capture "$name" examples/ch02/seed001_neighbor.cu examples/ch02/seed001_neighbor_main.c barrier_added 2 ;;
     syncthreads_only)    capture "$name" examples/ch02/syncthreads_only.cu examples/ch02/syncthreads_only_main.c ;;

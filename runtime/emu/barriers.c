@@ -51,6 +51,7 @@ static void syncthreads_try_complete(emu_launch *L, emu_cta *c)
         emu_thread *t = &c->threads[i];
         if (t->state == EMU_AT_SYNCTHREADS) {
             t->bar_gen++;
+            t->syncs++;
             emu_wake(t);
         }
     }
@@ -85,6 +86,7 @@ static void cluster_phase_complete(emu_launch *L)
             emu_thread *t = &c->threads[i];
             if (t->state == EMU_AT_CLUSTER_WAIT && t->arrive_phase == done) {
                 emu_acquire(c, cl->done_vc);
+                c->passed_cluster_barrier = true;
                 t->arrived_pending = false;
                 t->waits++;
                 t->bar_gen++;
@@ -118,11 +120,14 @@ void dsm_emu_barrier_cluster_arrive(int relaxed, const char *file, int line)
                               "the next arrive");
         emu_abort_launch();
     }
-    if (!relaxed) {
-        /* release: what this CTA did so far becomes visible to whoever completes the wait */
-        emu_release(t->cta, cl->phase_vc);
+    bool releases = !relaxed || t->fenced;
+    if (releases) {
+        /* release (or fence.acq_rel + arrive.relaxed): what this CTA did so far becomes visible to
+         * whoever completes the wait */
+        emu_release_to(t, cl->phase_vc, NULL);
+        t->fenced = false;
     }
-    emu_publication_arrive(t->cta, relaxed != 0);
+    emu_publication_arrive(t->cta, !releases);
     t->arrived_pending = true;
     t->arrive_phase = cl->phase;
     t->arrivals++;
@@ -144,6 +149,7 @@ void dsm_emu_barrier_cluster_wait(const char *file, int line)
     if (t->arrive_phase < L->cluster.phase) {
         /* the phase completed before we got here */
         emu_acquire(t->cta, L->cluster.done_vc);
+        t->cta->passed_cluster_barrier = true;
         t->arrived_pending = false;
         t->waits++;
         t->bar_gen++;
@@ -154,16 +160,13 @@ void dsm_emu_barrier_cluster_wait(const char *file, int line)
     emu_block(t, EMU_AT_CLUSTER_WAIT);
 }
 
-void dsm_emu_fence(const char *file, int line)
-{
-    (void)emu_me(file, line);
-}
 
 static void cta_exited(emu_launch *L, emu_cta *c, emu_thread *last)
 {
     c->exited = true;
     c->exit_site = last->site;
     c->exit_phase = L->cluster.phase;
+    emu_async_complete_for_cta(L, c->rank);
     emu_race_check_exit(L, c);
     if (L->section_owner == c)
         L->section_owner = NULL;
@@ -174,7 +177,10 @@ void emu_thread_exited(emu_launch *L, emu_thread *t)
 {
     emu_cta *c = t->cta;
     emu_cluster *cl = &L->cluster;
+    if (emu_ww_pending && !emu_race_settle(L))
+        emu_abort_launch();
     t->state = EMU_EXITED;
+    L->progress++;
     c->live--;
     cl->live_threads--;
     if (!t->arrived_pending || t->arrive_phase < cl->phase) {

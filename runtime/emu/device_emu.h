@@ -187,7 +187,21 @@ static inline float dsm__atom_f32(uint32_t a, float v, const char *f, int l) { f
 #define dsm_barrier_cluster_wait() DSM__SYNC_CALL(dsm_emu_barrier_cluster_wait(DSM__HERE))
 #define dsm_cluster_sync() __extension__({ dsm_barrier_cluster_arrive(); dsm_barrier_cluster_wait(); })
 #define dsm_fence_acq_rel_cluster() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))
-#define dsm_fence_proxy_async_shared_cta() DSM__CLOBBER()
+void dsm_emu_fence_proxy_async(const char *file, int line);
+#define dsm_fence_proxy_async_shared_cta() DSM__SYNC_CALL(dsm_emu_fence_proxy_async(DSM__HERE))
+#define dsm_fence_acq_rel_gpu() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))
+
+/* Flags: release/acquire and relaxed 32-bit loads and stores on a generic address. */
+uint32_t dsm_emu_flag_load(const uint32_t *p, int acquire, int gpu_scope, const char *file, int line);
+void dsm_emu_flag_store(uint32_t *p, uint32_t v, int release, int gpu_scope, const char *file, int line);
+static inline uint32_t dsm__flag_ld(const uint32_t *p, int acq, int gpu, const char *f, int l) { uint32_t r; DSM__SYNC_CALL(r = dsm_emu_flag_load(p, acq, gpu, f, l)); return r; }
+static inline void dsm__flag_st(uint32_t *p, uint32_t v, int rel, int gpu, const char *f, int l) { DSM__SYNC_CALL(dsm_emu_flag_store(p, v, rel, gpu, f, l)); }
+#define dsm_ld_acquire_cluster_u32(p) dsm__flag_ld((p), 1, 0, DSM__HERE)
+#define dsm_ld_relaxed_cluster_u32(p) dsm__flag_ld((p), 0, 0, DSM__HERE)
+#define dsm_st_release_cluster_u32(p, v) dsm__flag_st((p), (v), 1, 0, DSM__HERE)
+#define dsm_st_relaxed_cluster_u32(p, v) dsm__flag_st((p), (v), 0, 0, DSM__HERE)
+#define dsm_ld_acquire_gpu_u32(p) dsm__flag_ld((p), 1, 1, DSM__HERE)
+#define dsm_st_release_gpu_u32(p, v) dsm__flag_st((p), (v), 1, 1, DSM__HERE)
 
 #define dsm_mbarrier_init(bar, count) DSM__SYNC_CALL(dsm_emu_mbarrier_init((bar), (count), DSM__HERE))
 #define dsm_fence_mbarrier_init() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))

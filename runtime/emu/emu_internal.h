@@ -22,6 +22,7 @@ typedef enum emu_thread_state {
     EMU_AT_SYNCTHREADS,
     EMU_AT_CLUSTER_WAIT,
     EMU_AT_MBARRIER,
+    EMU_SPINNING,               /* polls a flag that nothing changed since its last poll */
     EMU_EXITED
 } emu_thread_state;
 
@@ -34,10 +35,35 @@ typedef struct emu_schedule {
 
 struct emu_cta;
 
+/* Access kinds beyond enum dsm_emu_access: a strong (acquire/relaxed) load, and
+ * the write of a bulk copy or st.async (the async proxy). */
+#define DSM_EMU_ATOM_LD 3
+#define DSM_EMU_ASYNC_ST 4
+
+/* What threads of one CTA know of each other's releases between two CTA-wide
+ * synchronisations (mbarrier waits and flags order threads of one CTA):
+ * e[tid] = the release epoch of thread tid that is known, valid in barrier
+ * generation `gen` of CTA `cta` only. */
+typedef struct emu_tclock {
+    int32_t cta;
+    uint32_t gen, n;
+    uint32_t *e;
+} emu_tclock;
+
+/* A flag word used with release/acquire (flags.c). */
+typedef struct emu_sync_loc {
+    int32_t cta;
+    size_t off;
+    const uint32_t *ptr;
+    uint32_t vc[16];
+    emu_tclock tvc;
+} emu_sync_loc;
+
 /* A source location in kernel code, as the device API macros pass it. */
 typedef struct emu_site {
     const char *file;
     int line;
+    void *pc;                   /* a plain access: the instruction, for addr2line (file is NULL) */
 } emu_site;
 
 typedef struct emu_thread {
@@ -59,6 +85,25 @@ typedef struct emu_thread {
     uint32_t spin_seen_phase;
     int32_t last_read_cta;      /* the word of its last device-API load: a store to the same */
     size_t last_read_word;      /* word next makes a read-modify-write */
+    uint32_t epoch;             /* its own release epoch: +1 at every release it makes */
+    uint32_t syncs;             /* __syncthreads it completed */
+    uint16_t proxy_fences;      /* fence.proxy.async executed (beside what every checked access reads) */
+    emu_tclock known;           /* the epochs of CTA mates it acquired */
+    /* its last flag poll (flags.c): where, what it saw, and the cluster's progress then */
+    uintptr_t poll_key;         /* which poll: its API call's file and line, or a volatile load's pc */
+    emu_site poll_site;
+    uint64_t poll_epoch;
+    int32_t poll_cta;
+    size_t poll_off;
+    const uint32_t *poll_ptr;
+    uint32_t poll_value;
+    bool fenced;                /* a fence.acq_rel since its last release: a relaxed store or arrive releases */
+    int32_t relaxed_loc;        /* the flag its last relaxed load read (a fence after it acquires), or -1 */
+    /* its last mbarrier wait that succeeded (reports of a wrong parity) */
+    emu_site wait_site;
+    uint32_t wait_parity, wait_phase;
+    bool wait_immediate;        /* it passed on the first try */
+    uint64_t clock;             /* its own fake %clock64: the same in every schedule */
 } emu_thread;
 
 typedef struct emu_cta {
@@ -87,6 +132,7 @@ typedef struct emu_cta {
     unsigned char *snapshot;    /* the window at the last phase completion */
     uint32_t *unpublished;      /* per word: 1 + the phase of an unpublished write, or 0 */
     uint32_t relaxed_arrivals, release_arrivals;
+    bool passed_cluster_barrier; /* a cluster phase completed for its threads: every peer started */
 } emu_cta;
 
 typedef struct emu_mbarrier {
@@ -95,8 +141,23 @@ typedef struct emu_mbarrier {
     uint32_t expected, pending, phase;
     int64_t tx;
     uint32_t vc[EMU_MAX_CLUSTER];
+    emu_tclock tvc;             /* releases of the owner CTA's threads (orders producer and consumer warps) */
     emu_site init_site;
 } emu_mbarrier;
+
+/* A bulk copy or st.async in flight (async_proxy.c). */
+typedef struct emu_async_op {
+    uint32_t issuer_cta, issuer_tid;
+    uint32_t dst_cta;
+    size_t dst_off;
+    int32_t src_cta;            /* -1: st.async, the value is in val */
+    size_t src_off;
+    unsigned char val[16];
+    uint32_t bytes, mbar;
+    uint32_t vc[16];            /* the issuer's clocks at the issue: what the completion releases */
+    emu_site site;
+    bool done;                  /* landed (and its bytes completed on the mbarrier) */
+} emu_async_op;
 
 typedef struct emu_cluster {
     dsm_dim3 id;                /* %clusterid */
@@ -109,6 +170,10 @@ typedef struct emu_cluster {
     uint32_t done_vc[EMU_MAX_CLUSTER];  /* released by the last completed phase */
     emu_mbarrier *mbars;
     uint32_t nmbars, cap_mbars;
+    emu_sync_loc *locs;         /* flags used with release/acquire */
+    uint32_t nlocs, cap_locs;
+    emu_async_op *ops;          /* bulk copies and st.async in flight */
+    uint32_t nops, cap_ops;
 } emu_cluster;
 
 typedef struct emu_launch {
@@ -128,6 +193,9 @@ typedef struct emu_launch {
     sigjmp_buf abort_jmp;
     volatile int aborting;
     uint64_t switches;
+    uint64_t progress;          /* device-API calls and writes so far: a poll with no progress since is idle */
+    volatile int timeout_pending; /* the watchdog fired while the scheduler ran */
+    emu_thread *last_thread;    /* the thread that ran last */
 } emu_launch;
 
 /* The launch being run (NULL outside dsm_launch). */
@@ -143,6 +211,15 @@ void emu_wake(emu_thread *t);
 void emu_yield(emu_thread *t);
 void emu_activate_cta(emu_launch *L, emu_cta *c);
 emu_thread *emu_me(const char *file, int line);
+/* One report line per CTA: its threads grouped by state and line. */
+void emu_report_cta_states(emu_launch *L);
+
+/* ---- arena.c: every shared window and dsm_malloc buffer lies in [emu_arena_lo, +emu_arena_len) ---- */
+extern uintptr_t emu_arena_lo;
+extern size_t emu_arena_len;
+/* `len` bytes (rounded to pages) of the arena, no access yet; NULL when exhausted. */
+unsigned char *emu_arena_map(size_t len);
+void emu_arena_unmap(unsigned char *p, size_t len);
 
 /* ---- shared_window.c ---- */
 int emu_window_alloc(emu_launch *L, emu_cta *c);
@@ -162,8 +239,21 @@ void emu_release(emu_cta *c, uint32_t *vc_obj);
 void emu_acquire(emu_cta *c, const uint32_t *vc_obj);
 /* Checks and records an access through the device API to word range [off, off+bytes) of CTA `owner`. */
 bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes,
-                     int kind, emu_site site);
+                     int kind, const emu_site *site);
 void emu_race_check_exit(emu_launch *L, emu_cta *c);
+/* Settles the write-write conflicts of the last store (same value: harmless); false after a report. */
+bool emu_race_settle(emu_launch *L);
+extern int emu_ww_pending; /* conflicts waiting for emu_race_settle */
+/* The first word of [off, off+bytes) of c last written by a generic store of one of c's threads
+ * that did no fence.proxy.async since: false when there is none. */
+bool emu_race_unfenced_write(emu_launch *L, emu_cta *c, size_t off, uint32_t bytes, uint32_t *tid,
+                             emu_site *site, size_t *word_off);
+/* Release by thread t to a sync object (CTA clocks vc, thread clocks tc of t's CTA); acquire from one. */
+void emu_release_to(emu_thread *t, uint32_t *vc, emu_tclock *tc);
+void emu_acquire_from(emu_thread *t, const uint32_t *vc, const emu_tclock *tc);
+void emu_tclock_free(emu_tclock *tc);
+/* A remote access needs proof that the peer started: a cluster barrier (or anything acquired from it) first. */
+void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, const emu_site *site);
 void emu_shadow_free(emu_cta *c);
 
 /* ---- publication.c ---- */
@@ -176,10 +266,41 @@ uint32_t emu_publication_unpublished(const emu_cta *c, size_t off);
 /* Whether the last device-API write to word `w` of c came from another CTA. */
 bool emu_race_written_by_peer(const emu_cta *c, size_t w);
 
+/* ---- plain_access.c: the ThreadSanitizer entry points kernel code calls for every plain load and store ---- */
+extern uintptr_t emu_section_lo;
+extern size_t emu_section_len;
+/* The last checked plain access (a timeout that lands inside the emulator names it). */
+extern void *emu_last_plain_pc;
+
+/* ---- async_proxy.c ---- */
+struct emu_mbarrier;
+/* A bulk copy (source sc/soff) or st.async (val) issued by t; it completes later, on m. */
+void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu_cta *sc, size_t soff,
+                     const void *val, uint32_t bytes, struct emu_mbarrier *m);
+void emu_async_complete_for_mbarrier(emu_launch *L, uint32_t mbar);
+/* Completes every operation in flight; whether there was one. */
+bool emu_async_complete_all(emu_launch *L);
+/* Before CTA `cta` exits: completes what reads from it; one writing into it is a lifetime hazard. */
+void emu_async_complete_for_cta(emu_launch *L, uint32_t cta);
+/* A write to the source of a copy in flight is reported. */
+void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
+                           const emu_site *site);
+
+/* ---- flags.c ---- */
+bool emu_flag_unchanged(emu_launch *L, const emu_thread *t);
+/* A volatile 32-bit load (a poll, like ld.relaxed) or store (a release after fence.acq_rel) at a. */
+void emu_flag_volatile(emu_thread *t, const void *a, int write, emu_site site);
+
+/* ---- remote_access.c ---- */
+void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what);
+void emu_report_poison(emu_thread *t, emu_cta *owner, size_t off);
+
 /* ---- barriers.c ---- */
 void emu_thread_exited(emu_launch *L, emu_thread *t);
 
 /* ---- mbarrier.c ---- */
+/* `bytes` of transactions land on m; the completion releases the issuer's clocks vc. */
+void emu_mbarrier_complete_tx(emu_launch *L, emu_mbarrier *m, uint32_t bytes, const uint32_t *vc);
 void emu_mbarriers_check_end(emu_launch *L);
 /* Before a deadlock report: a waited-on mbarrier whose byte count cannot reach zero. */
 bool emu_mbarriers_check_stuck(emu_launch *L);
@@ -193,6 +314,19 @@ void emu_report_line(const char *label, const char *fmt, ...) __attribute__((for
 void emu_report_who(emu_launch *L, emu_thread *t);
 void emu_report_site(const char *label, emu_site site);
 void emu_report_pc(const char *label, void *pc);
+/* Whether a code address lies in the emulator's own sources (runtime/emu/). */
+bool emu_pc_in_emulator(void *pc);
+/* "file.cu:12" for a site (a plain access's through addr2line). */
+const char *emu_site_short(emu_site site, char *buf, size_t n);
+/* One event of a report's timeline: what a thread of CTA `cta` did in cluster-barrier interval `interval`. */
+typedef struct emu_tl_event {
+    int32_t cta;
+    uint32_t interval, tid;
+    const char *what;
+    emu_site site;
+} emu_tl_event;
+/* Ends a lifetime or race report with a small picture per CTA: its phases, its exit, the events. */
+void emu_report_timeline(emu_launch *L, const emu_tl_event *ev, int nev);
 void emu_report_end(void);
 bool emu_report_pending(void);
 dsm_error_t emu_report_error(void);
@@ -207,6 +341,8 @@ void emu_fault_install(void);
 void emu_fault_restore(void);
 /* Makes the report for a fault or timeout caught by the signal handlers. */
 void emu_fault_report(emu_launch *L, int why);
+/* The watchdog fired while the scheduler ran: the timeout report for the thread that ran last. */
+void emu_timeout_report(emu_launch *L);
 void emu_watchdog_start(unsigned seconds);
 void emu_watchdog_stop(void);
 
@@ -219,5 +355,9 @@ size_t emu_globals_bytes(void);
 int emu_kernel_max_dynamic_smem(const struct dsm_emu_kernel *k);
 int emu_kernel_non_portable(const struct dsm_emu_kernel *k);
 dsm_error_t emu_take_pending_error(void);
+/* Whether [p, p+n) lies in one dsm_malloc allocation. */
+bool emu_is_device(const void *p, size_t n);
+/* The dsm_malloc buffer nearest below p: its index, start and size; false when there is none. */
+bool emu_global_nearest(const void *p, size_t *index, const unsigned char **start, size_t *bytes);
 
 #endif

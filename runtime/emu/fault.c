@@ -34,6 +34,11 @@ static void *pc_of(void *uctx, int *write)
 static void on_signal(int sig, siginfo_t *si, void *uctx)
 {
     emu_launch *L = emu_cur;
+    if (sig == SIGALRM && L && !L->aborting && !emu_self_thread) {
+        /* between threads, in the scheduler: it ends the launch at its next step */
+        L->timeout_pending = 1;
+        return;
+    }
     if (!L || !emu_self_thread || L->aborting) {
         if (sig == SIGALRM)
             return;
@@ -80,7 +85,8 @@ void emu_fault_restore(void)
 
 void emu_watchdog_start(unsigned seconds)
 {
-    struct itimerval it = {{0, 0}, {(time_t)seconds, 0}};
+    /* repeating: should one expiry be missed, the next one comes a quarter second later */
+    struct itimerval it = {{0, 250000}, {(time_t)seconds, 0}};
     setitimer(ITIMER_REAL, &it, NULL);
 }
 
@@ -116,7 +122,18 @@ static void fault_lifetime(emu_launch *L, emu_thread *t, emu_cta *owner)
     emu_report_line("fix", "keep rank %u alive: every CTA must reach a cluster barrier (dsm_cluster_sync) after "
                            "the last remote access and before it exits",
                     owner->rank);
+    emu_site here = {NULL, 0, fault.pc};
+    emu_tl_event ev = {(int32_t)t->cta->rank, t->waits, t->tid, "this access", here};
+    emu_report_timeline(L, &ev, 1);
     emu_report_end();
+}
+
+void emu_timeout_report(emu_launch *L)
+{
+    memset(&fault, 0, sizeof fault);
+    fault.sig = SIGALRM;
+    fault.thread = L->last_thread;
+    emu_fault_report(L, EMU_JMP_TIMEOUT);
 }
 
 void emu_fault_report(emu_launch *L, int why)
@@ -124,11 +141,22 @@ void emu_fault_report(emu_launch *L, int why)
     emu_thread *t = fault.thread;
     if (why == EMU_JMP_TIMEOUT) {
         if (!emu_report_begin(DSM_REPORT_TIMEOUT, dsmErrorLaunchTimeout,
-                              "the kernel ran too long: a thread loops without reaching a barrier?"))
+                              "the kernel ran past the time limit: an endless loop?"))
             return;
-        emu_report_who(L, t);
-        emu_report_pc("where", fault.pc);
-        emu_report_line("last call", "%s:%d", t->site.file ? t->site.file : "?", t->site.line);
+        if (!t) {
+            emu_report_line("where", "between threads (every thread kept yielding: a poll loop?)");
+        } else {
+            emu_report_who(L, t);
+            /* the kernel's line: where the signal landed, unless that was inside the emulator */
+            if (fault.pc && !emu_pc_in_emulator(fault.pc))
+                emu_report_pc("where", fault.pc);
+            else if (emu_last_plain_pc && L->last_thread == t)
+                emu_report_pc("where", emu_last_plain_pc);
+            else if (t->site.file)
+                emu_report_site("where", t->site);
+            if (t->site.file)
+                emu_report_site("last call", t->site);
+        }
         emu_report_line("on GPU", "the kernel hangs, or the watchdog ends it (cudaErrorLaunchTimeout, 702)");
         emu_report_line("fix", "check loop conditions and spin loops (a flag nobody sets, a try_wait on the "
                                "wrong parity); the limit is DSM_EMU_TIMEOUT seconds");

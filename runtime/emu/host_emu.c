@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "emu_internal.h"
 
@@ -10,6 +12,8 @@
 typedef struct allocation {
     unsigned char *p;
     size_t bytes;
+    unsigned char *map;  /* its arena block: pages for the buffer, then a guard page */
+    size_t map_len;
 } allocation;
 
 static allocation *allocs;
@@ -19,20 +23,25 @@ dsm_error_t dsm_malloc(void **ptr, size_t bytes)
 {
     if (!ptr)
         return dsmErrorInvalidValue;
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p)
+    /* From the arena (a plain access there is recognised as device memory),
+     * 256-byte aligned as cudaMalloc's, a guard page after it. */
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    size_t body = ((bytes ? bytes : 1) + pg - 1) / pg * pg;
+    unsigned char *map = emu_arena_map(body + pg);
+    if (!map || mprotect(map, body, PROT_READ | PROT_WRITE) != 0)
         return dsmErrorMemoryAllocation;
+    void *p = map;
     if (nallocs == cap_allocs) {
         size_t cap = cap_allocs ? 2 * cap_allocs : 16;
         allocation *a = realloc(allocs, cap * sizeof *a);
         if (!a) {
-            free(p);
+            emu_arena_unmap(map, body + pg);
             return dsmErrorMemoryAllocation;
         }
         allocs = a;
         cap_allocs = cap;
     }
-    allocs[nallocs++] = (allocation){p, bytes};
+    allocs[nallocs++] = (allocation){p, bytes, map, body + pg};
     *ptr = p;
     return dsmSuccess;
 }
@@ -43,26 +52,44 @@ dsm_error_t dsm_free(void *ptr)
         return dsmSuccess;
     for (size_t i = 0; i < nallocs; i++)
         if (allocs[i].p == ptr) {
-            free(ptr);
+            emu_arena_unmap(allocs[i].map, allocs[i].map_len);
             allocs[i] = allocs[--nallocs];
             return dsmSuccess;
         }
     return dsmErrorInvalidValue;
 }
 
-/* Whether [p, p+n) lies in one allocation. */
-static bool is_device(const void *p, size_t n)
+bool emu_is_device(const void *p, size_t n)
 {
+    /* every plain global access of a kernel asks: start with the buffer that answered last */
+    static size_t last;
     const unsigned char *a = p;
+    if (last < nallocs && a >= allocs[last].p && a + n <= allocs[last].p + allocs[last].bytes)
+        return true;
     for (size_t i = 0; i < nallocs; i++)
-        if (a >= allocs[i].p && a + n <= allocs[i].p + allocs[i].bytes)
+        if (a >= allocs[i].p && a + n <= allocs[i].p + allocs[i].bytes) {
+            last = i;
             return true;
+        }
     return false;
+}
+
+bool emu_global_nearest(const void *p, size_t *index, const unsigned char **start, size_t *bytes)
+{
+    const unsigned char *a = p, *best = NULL;
+    for (size_t i = 0; i < nallocs; i++)
+        if (allocs[i].p <= a && (!best || allocs[i].p > best)) {
+            best = allocs[i].p;
+            *index = i;
+            *start = best;
+            *bytes = allocs[i].bytes;
+        }
+    return best != NULL;
 }
 
 dsm_error_t dsm_memset(void *dst, int value, size_t bytes)
 {
-    if (!is_device(dst, bytes))
+    if (!emu_is_device(dst, bytes))
         return dsmErrorInvalidValue;
     memset(dst, value, bytes);
     return dsmSuccess;
@@ -70,7 +97,7 @@ dsm_error_t dsm_memset(void *dst, int value, size_t bytes)
 
 dsm_error_t dsm_memcpy_to_device(void *dst, const void *src, size_t bytes)
 {
-    if (!is_device(dst, bytes) || !src)
+    if (!emu_is_device(dst, bytes) || !src)
         return dsmErrorInvalidValue;
     memcpy(dst, src, bytes);
     return dsmSuccess;
@@ -81,7 +108,7 @@ dsm_error_t dsm_memcpy_to_host(void *dst, const void *src, size_t bytes)
     dsm_error_t e = emu_take_pending_error();
     if (e)
         return e;
-    if (!is_device(src, bytes) || !dst)
+    if (!emu_is_device(src, bytes) || !dst)
         return dsmErrorInvalidValue;
     memcpy(dst, src, bytes);
     return dsmSuccess;

@@ -126,6 +126,12 @@ static dsm_error_t validate(const dsm_launch_config *c, const struct dsm_emu_ker
     return dsmSuccess;
 }
 
+/* The most mbarrier phases (all mbarriers together) one cluster completed in
+ * the last launch, over its clusters and schedules. */
+static uint32_t last_mbarrier_phases;
+
+uint32_t dsm_emu_last_mbarrier_phases(void) { return last_mbarrier_phases; }
+
 static unsigned timeout_seconds(void)
 {
     const char *e = getenv("DSM_EMU_TIMEOUT");
@@ -134,6 +140,11 @@ static unsigned timeout_seconds(void)
 }
 
 /* Runs one cluster; a report or a caught fault unwinds to here. */
+/* The most cluster-barrier phases one cluster completed in the last launch. */
+static uint32_t last_cluster_barrier_phases;
+
+uint32_t dsm_emu_last_cluster_barrier_phases(void) { return last_cluster_barrier_phases; }
+
 static dsm_error_t run_one_cluster(emu_launch *L)
 {
     dsm_error_t err;
@@ -148,7 +159,14 @@ static dsm_error_t run_one_cluster(emu_launch *L)
         if (err == dsmSuccess)
             err = dsmErrorUnknown;
     }
+    uint32_t mbar_phases = 0;
+    for (uint32_t i = 0; i < L->cluster.nmbars; i++)
+        mbar_phases += L->cluster.mbars[i].phase;
+    if (mbar_phases > last_mbarrier_phases)
+        last_mbarrier_phases = mbar_phases;
     L->aborting = 0;
+    if (L->cluster.phase > last_cluster_barrier_phases)
+        last_cluster_barrier_phases = L->cluster.phase;
     emu_cluster_free(L);
     return err;
 }
@@ -200,16 +218,10 @@ static dsm_error_t check_poison(const unsigned char *before)
                          "a result holds the shared-memory poison 0x%08X: shared memory was read before anyone "
                          "wrote it", EMU_POISON_WORD)) {
         emu_report_line("where", "%s", msg);
-        if (emu_cur) {
-            char b[96];
-            emu_report_line("kernel", "%s (%s)", emu_cur->kernel->name, emu_cur->kernel->file);
-            emu_report_line("schedule", "%s", emu_schedule_name(&emu_cur->sched, b, sizeof b));
-        }
         emu_report_line("on GPU", "no error: garbage values in the result");
         emu_report_line("fix", "write shared memory before reading it; a peer's memory may be read only after "
                                "the owner wrote it and both passed a cluster barrier");
-        fputs(dsm_emu_last_report()->text, stderr);
-        fputs("\n", stderr);
+        emu_report_end(); /* names the schedule; prints unless dsm_emu_set_verbose(0) */
     }
     return dsmErrorUninitializedRead;
 }
@@ -218,9 +230,11 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
 {
     const struct dsm_emu_kernel *k = kernel;
     emu_report_reset();
+    last_cluster_barrier_phases = 0;
     if (!cfg)
         return dsmErrorInvalidValue;
     dsm_launch_config c = *cfg;
+    last_mbarrier_phases = 0;
     if (!c.cluster.x) c.cluster.x = 1;
     if (!c.cluster.y) c.cluster.y = 1;
     if (!c.cluster.z) c.cluster.z = 1;
@@ -254,6 +268,9 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
     }
     L.stacks = pool;
     emu_cur = &L;
+    /* plain accesses to the static shared section are device accesses (plain_access.c) */
+    emu_section_lo = (uintptr_t)L.section;
+    emu_section_len = L.section ? static_bytes : 0;
 
     unsigned char *initial = NULL, *first = NULL, *now = NULL;
     size_t total = 0;
@@ -288,6 +305,8 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
         fiber_stacks_discard(&pool);
     emu_fault_restore();
     emu_cur = NULL;
+    emu_section_lo = 0;
+    emu_section_len = 0;
     if (err && pending_error == dsmSuccess)
         pending_error = err;
     return dsmSuccess;

@@ -64,6 +64,7 @@ static emu_mbarrier *local_bar(emu_thread *t, uint64_t *bar, bool must_exist)
         memset(m, 0, sizeof *m);
         m->cta = c->rank;
         m->offset = (uint32_t)off;
+        m->tvc.cta = (int32_t)c->rank;
     }
     return m;
 }
@@ -105,9 +106,18 @@ static void arrive(emu_thread *t, emu_mbarrier *m, uint32_t tx)
                       "arrive exactly `count` times per phase (the count passed to dsm_mbarrier_init)");
         emu_abort_launch();
     }
-    emu_release(t->cta, m->vc);
+    emu_release_to(t, m->vc, &m->tvc);
     m->tx += tx;
     m->pending--;
+    complete_if_done(L, m);
+}
+
+void emu_mbarrier_complete_tx(emu_launch *L, emu_mbarrier *m, uint32_t bytes, const uint32_t *vc)
+{
+    for (uint32_t k = 0; k < EMU_MAX_CLUSTER; k++)
+        if (vc[k] > m->vc[k])
+            m->vc[k] = vc[k];
+    m->tx -= bytes;
     complete_if_done(L, m);
 }
 
@@ -126,11 +136,18 @@ bool dsm_emu_mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity, const char
     emu_launch *L = emu_cur;
     emu_mbarrier *m = local_bar(t, bar, true);
     uint32_t idx = (uint32_t)(m - L->cluster.mbars);
+    bool first_try = t->spin_bar != bar || t->spin_parity != parity;
+    /* a copy completing on this barrier lands, at the latest, when someone waits for it */
+    emu_async_complete_for_mbarrier(L, idx);
     for (;;) {
         m = &L->cluster.mbars[idx];
         if ((m->phase & 1u) != (parity & 1u)) {
-            emu_acquire(t->cta, m->vc);
+            emu_acquire_from(t, m->vc, &m->tvc);
             t->spin_bar = NULL;
+            t->wait_site = t->site;
+            t->wait_parity = parity;
+            t->wait_phase = m->phase;
+            t->wait_immediate = first_try;
             return true;
         }
         if (t->spin_bar == bar && t->spin_parity == parity && t->spin_seen_phase == m->phase) {
@@ -184,6 +201,7 @@ void dsm_emu_mbarrier_arrive_remote(uint32_t cluster_bar, const char *file, int 
     emu_mbarrier *m = find(L, c->rank, off);
     if (!m || !m->init)
         uninitialized(t, c->rank, off);
+    emu_check_cta_started(L, t, c, &t->site);
     arrive(t, m, 0);
 }
 
@@ -247,12 +265,8 @@ static void push(emu_thread *t, uint32_t dst, const void *src, uint32_t bytes, u
     emu_mbarrier *m = find(L, bc->rank, boff);
     if (!m || !m->init)
         uninitialized(t, bc->rank, boff);
-    if (!emu_race_access(L, t, dc, doff, bytes, DSM_EMU_ST, t->site))
-        emu_abort_launch();
-    memmove(emu_smem_ptr(L, dc, doff), emu_smem_ptr(L, sc, soff), bytes);
-    emu_release(t->cta, m->vc);
-    m->tx -= bytes;
-    complete_if_done(L, m);
+    emu_check_cta_started(L, t, dc, &t->site);
+    emu_async_issue(L, t, dc, doff, sc, soff, NULL, bytes, m);
 }
 
 void dsm_emu_cp_async_bulk(uint32_t dst, const void *src, uint32_t bytes, uint32_t cluster_bar, const char *file,
@@ -286,12 +300,8 @@ void dsm_emu_st_async(uint32_t dst, const void *val, unsigned bytes, uint32_t cl
                       "map the mbarrier with the destination's rank");
         emu_abort_launch();
     }
-    if (!emu_race_access(L, t, dc, doff, bytes, DSM_EMU_ST, t->site))
-        emu_abort_launch();
-    memcpy(emu_smem_ptr(L, dc, doff), val, bytes);
-    emu_release(t->cta, m->vc);
-    m->tx -= bytes;
-    complete_if_done(L, m);
+    emu_check_cta_started(L, t, dc, &t->site);
+    emu_async_issue(L, t, dc, doff, NULL, 0, val, bytes, m);
 }
 
 /* Reports the first mbarrier whose transaction count is not back to zero;
@@ -328,4 +338,55 @@ static bool check_tx(emu_launch *L, bool waited_only)
 }
 
 void emu_mbarriers_check_end(emu_launch *L) { check_tx(L, false); }
-bool emu_mbarriers_check_stuck(emu_launch *L) { return check_tx(L, true); }
+
+/* Every thread is blocked and some wait on an mbarrier: names the first such
+ * wait, its parity and what its phase still lacks (arrivals, bytes). */
+bool emu_mbarriers_check_stuck(emu_launch *L)
+{
+    /* the root cause first: a wait on a barrier whose bytes do not add up */
+    emu_thread *w = NULL;
+    for (int pass = 0; pass < 2 && !w; pass++)
+        for (uint32_t r = 0; r < L->cluster.ncta && !w; r++)
+            for (uint32_t i = 0; i < L->cluster.ctas[r].nthreads && !w; i++) {
+                emu_thread *t = &L->cluster.ctas[r].threads[i];
+                if (t->state == EMU_AT_MBARRIER && (pass == 1 || L->cluster.mbars[t->mbar_idx].tx != 0))
+                    w = t;
+            }
+    if (!w)
+        return false;
+    emu_mbarrier *m = &L->cluster.mbars[w->mbar_idx];
+    bool bytes = m->tx != 0;
+    if (!emu_report_begin(bytes ? DSM_REPORT_MBARRIER_TX_MISMATCH : DSM_REPORT_DEADLOCK,
+                          bytes ? dsmErrorBarrierMisuse : dsmErrorDeadlock,
+                          "an mbarrier wait that never completes: threads hang at it"))
+        return true;
+    emu_report_who(L, w);
+    emu_report_site("wait", w->site);
+    emu_report_line("mbarrier", "rank %u's shared memory, offset 0x%x, initialised at:", m->cta, m->offset);
+    emu_report_site("", m->init_site);
+    const char *bytes_state = m->tx > 0 ? "still waits for transaction bytes"
+                              : m->tx < 0 ? "received bytes nobody expected"
+                                          : "waits for no bytes";
+    if (m->pending)
+        emu_report_line("state", "%u phases completed; the wait is for parity %u, i.e. phase %u, which still lacks "
+                                 "%u of its %u arrivals and %s",
+                        m->phase, w->mbar_parity, m->phase, m->pending, m->expected, bytes_state);
+    else
+        emu_report_line("state", "%u phases completed; the wait is for parity %u, i.e. phase %u, which has all its "
+                                 "%u arrivals but %s",
+                        m->phase, w->mbar_parity, m->phase, m->expected, bytes_state);
+    if (m->tx > 0)
+        emu_report_line("pending", "%lld bytes were announced with expect_tx and never arrived (a missing or "
+                                   "smaller copy?)", (long long)m->tx);
+    else if (m->tx < 0)
+        emu_report_line("pending", "%lld bytes arrived from copies or st.async without a matching "
+                                   "dsm_mbarrier_arrive_expect_tx in this phase (a missing expect_tx?)",
+                        (long long)-m->tx);
+    emu_report_cta_states(L);
+    emu_report_line("on GPU", "the kernel hangs (no error is returned)");
+    emu_report_line("fix", "each phase needs its `count` arrivals, one of them dsm_mbarrier_arrive_expect_tx with "
+                           "exactly the bytes the copies into it deliver; wait on parity (use & 1) of the phase "
+                           "you expect");
+    emu_report_end();
+    return true;
+}

@@ -22,8 +22,14 @@ void *dsm_emu_dynamic_smem(void)
     return t->cta->window + emu_cur->static_rounded;
 }
 
+/* A fake counter per thread, so that a kernel that writes clock differences
+ * writes the same in every schedule (a global counter would differ). */
 static uint64_t fake_clock;
-uint64_t dsm_emu_clock64(void) { return fake_clock += 8; }
+uint64_t dsm_emu_clock64(void)
+{
+    emu_thread *t = emu_self_thread;
+    return t ? (t->clock += 8) : (fake_clock += 8);
+}
 
 static _Noreturn void bad_pointer(emu_thread *t, const void *p, const char *what)
 {
@@ -109,7 +115,7 @@ static void report_out_of_bounds(emu_thread *t, uint32_t rank, size_t off, unsig
     emu_report_end();
 }
 
-static void report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what)
+void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what)
 {
     emu_launch *L = emu_cur;
     if (!emu_report_begin(DSM_REPORT_LIFETIME, dsmErrorLaunchFailure,
@@ -126,10 +132,12 @@ static void report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const ch
                               "sometimes: it depends on which CTA finishes first");
     emu_report_line("fix", "keep rank %u alive: every CTA must reach a cluster barrier (dsm_cluster_sync) after "
                            "the last remote access and before it exits", owner->rank);
+    emu_tl_event ev = {(int32_t)t->cta->rank, t->waits, t->tid, "this access", t->site};
+    emu_report_timeline(L, &ev, 1);
     emu_report_end();
 }
 
-static void report_poison(emu_thread *t, emu_cta *owner, size_t off)
+void emu_report_poison(emu_thread *t, emu_cta *owner, size_t off)
 {
     emu_launch *L = emu_cur;
     bool remote = owner != t->cta;
@@ -150,8 +158,15 @@ static void report_poison(emu_thread *t, emu_cta *owner, size_t off)
         emu_report_line("fix", "the owner writes, then every CTA passes a cluster barrier (arrive.release + "
                                "wait.acquire, e.g. dsm_cluster_sync) before any peer reads");
     } else {
+        if (t->wait_site.file && t->wait_immediate) {
+            char w[256];
+            emu_report_line("last wait", "this thread's last mbarrier wait (%s, parity %u) returned at once: its "
+                                         "phase had completed before; a wrong parity does not wait for the data",
+                            emu_site_short(t->wait_site, w, sizeof w), t->wait_parity);
+        }
         emu_report_line("on GPU", "no error: the read returns garbage");
-        emu_report_line("fix", "write the data first, then __syncthreads, then read it");
+        emu_report_line("fix", "write the data first (or wait for the copy that fills it), then __syncthreads "
+                               "(or the mbarrier wait), then read it");
     }
     emu_report_end();
 }
@@ -209,7 +224,7 @@ static emu_cta *target_cta(emu_thread *t, uint32_t addr, size_t *off, unsigned b
         emu_abort_launch();
     }
     if (owner->exited) {
-        report_dead_peer(t, owner, *off, what);
+        emu_report_dead_peer(t, owner, *off, what);
         emu_abort_launch();
     }
     return owner;
@@ -236,7 +251,10 @@ void dsm_emu_access(enum dsm_emu_access kind, uint32_t addr, void *val, unsigned
     maybe_yield(t, owner);
     /* the owner may have exited while we yielded */
     owner = target_cta(t, addr, &off, bytes, what);
-    if (!emu_race_access(L, t, owner, off, bytes, kind, t->site))
+    if (owner != t->cta)
+        emu_check_cta_started(L, t, owner, &t->site);
+    emu_async_check_plain(L, t, owner, off, bytes, kind != DSM_EMU_LD, &t->site);
+    if (!emu_race_access(L, t, owner, off, bytes, kind, &t->site))
         emu_abort_launch();
     unsigned char *p = emu_smem_ptr(L, owner, off);
     if (kind == DSM_EMU_LD) {
@@ -246,7 +264,7 @@ void dsm_emu_access(enum dsm_emu_access kind, uint32_t addr, void *val, unsigned
             uint32_t w;
             memcpy(&w, (unsigned char *)val + i, 4);
             if (w == EMU_POISON_WORD) {
-                report_poison(t, owner, off + i);
+                emu_report_poison(t, owner, off + i);
                 emu_abort_launch();
             }
         }
@@ -262,14 +280,14 @@ uint32_t dsm_emu_atom_u32(int op, uint32_t addr, uint32_t a, uint32_t b, const c
     emu_cta *owner = target_cta(t, addr, &off, 4, "atom.shared::cluster");
     maybe_yield(t, owner);
     owner = target_cta(t, addr, &off, 4, "atom.shared::cluster");
-    if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, t->site))
+    if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, &t->site))
         emu_abort_launch();
     check_published(t, owner, off, 4);
     unsigned char *p = emu_smem_ptr(L, owner, off);
     uint32_t old;
     memcpy(&old, p, 4);
     if (old == EMU_POISON_WORD) {
-        report_poison(t, owner, off);
+        emu_report_poison(t, owner, off);
         emu_abort_launch();
     }
     uint32_t nv = op == DSM_EMU_ATOM_ADD ? old + a : (old == a ? b : old);
@@ -285,14 +303,14 @@ float dsm_emu_atom_add_f32(uint32_t addr, float v, const char *file, int line)
     emu_cta *owner = target_cta(t, addr, &off, 4, "atom.shared::cluster.add.f32");
     maybe_yield(t, owner);
     owner = target_cta(t, addr, &off, 4, "atom.shared::cluster.add.f32");
-    if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, t->site))
+    if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, &t->site))
         emu_abort_launch();
     unsigned char *p = emu_smem_ptr(L, owner, off);
     float old;
     uint32_t w;
     memcpy(&w, p, 4);
     if (w == EMU_POISON_WORD) {
-        report_poison(t, owner, off);
+        emu_report_poison(t, owner, off);
         emu_abort_launch();
     }
     memcpy(&old, p, 4);

@@ -136,6 +136,10 @@ static const char *source_line(const char *file, int line, char *buf, size_t n)
 void emu_report_site(const char *label, emu_site site)
 {
     char buf[256];
+    if (!site.file && site.pc) {
+        emu_report_pc(label, site.pc);
+        return;
+    }
     if (!site.file) {
         emu_report_line(label, "(before its first device-API call: the thread returned early)");
         return;
@@ -147,14 +151,13 @@ void emu_report_site(const char *label, emu_site site)
         emu_report_line(label, "%s:%d", site.file, site.line);
 }
 
-void emu_report_pc(const char *label, void *pc)
+/* file:line of a code address through addr2line (path relative to the current directory); false when unknown. */
+static bool resolve_pc(void *pc, char *file, size_t n, int *line)
 {
     Dl_info info;
     char cmd[1024], out[512];
-    if (!pc || !dladdr(pc, &info) || !info.dli_fname) {
-        emu_report_line(label, "(unknown, pc %p)", pc);
-        return;
-    }
+    if (!pc || !dladdr(pc, &info) || !info.dli_fname)
+        return false;
     /* addr2line wants the offset inside the object for position-independent files. */
     uintptr_t off = (uintptr_t)pc - (uintptr_t)info.dli_fbase;
     const char *obj = info.dli_fname;
@@ -175,25 +178,112 @@ void emu_report_pc(const char *label, void *pc)
             char *colon = strrchr(out, ':');
             if (colon && out[0] != '?') {
                 *colon = '\0';
-                int line = atoi(colon + 1);
-                char *disc = strchr(colon + 1, ' ');
-                (void)disc;
-                emu_site s = {out, line};
-                /* Prefer the path relative to the current directory. */
+                *line = atoi(colon + 1);
+                const char *f = out;
                 char cwd[512];
                 if (getcwd(cwd, sizeof cwd)) {
                     size_t cl = strlen(cwd);
                     if (strncmp(out, cwd, cl) == 0 && out[cl] == '/')
-                        s.file = out + cl + 1;
+                        f = out + cl + 1;
                 }
-                emu_report_site(label, s);
-                ok = true;
+                snprintf(file, n, "%s", f);
+                ok = *line > 0;
             }
         }
         pclose(p);
     }
-    if (!ok)
+    return ok;
+}
+
+bool emu_pc_in_emulator(void *pc)
+{
+    char file[512];
+    int line = 0;
+    if (!resolve_pc(pc, file, sizeof file, &line))
+        return true; /* no line: not the kernel's code (built with -g) */
+    return strstr(file, "runtime/emu/") != NULL;
+}
+
+void emu_report_pc(const char *label, void *pc)
+{
+    char file[512];
+    int line = 0;
+    Dl_info info;
+    if (resolve_pc(pc, file, sizeof file, &line)) {
+        emu_site s = {file, line, NULL};
+        emu_report_site(label, s);
+    } else if (pc && dladdr(pc, &info) && info.dli_fname)
         emu_report_line(label, "pc %p in %s (build with -g for a source line)", pc, info.dli_fname);
+    else
+        emu_report_line(label, "(unknown, pc %p)", pc);
+}
+
+const char *emu_site_short(emu_site site, char *buf, size_t n)
+{
+    char file[512];
+    int line = 0;
+    if (site.file)
+        snprintf(file, sizeof file, "%s", site.file), line = site.line;
+    else if (!resolve_pc(site.pc, file, sizeof file, &line)) {
+        snprintf(buf, n, "?");
+        return buf;
+    }
+    const char *base = strrchr(file, '/');
+    snprintf(buf, n, "%s:%d", base ? base + 1 : file, line);
+    return buf;
+}
+
+void emu_report_timeline(emu_launch *L, const emu_tl_event *ev, int nev)
+{
+    if (!L)
+        return;
+    emu_report_line("timeline", "this run, per CTA, by cluster-barrier phase (\"|\" = the barrier completing):");
+    /* long kernels: start one phase before the first event or exit */
+    uint32_t first = L->cluster.phase;
+    for (int i = 0; i < nev; i++)
+        if (ev[i].interval < first)
+            first = ev[i].interval;
+    for (uint32_t r = 0; r < L->cluster.ncta; r++)
+        if (L->cluster.ctas[r].exited && L->cluster.ctas[r].exit_phase < first)
+            first = L->cluster.ctas[r].exit_phase;
+    first = first > 1 ? first - 1 : 0;
+    /* ... and end one phase after the last one, then jump to the current phase */
+    uint32_t stop = first;
+    for (int i = 0; i < nev; i++)
+        if (ev[i].interval > stop)
+            stop = ev[i].interval;
+    for (uint32_t r = 0; r < L->cluster.ncta; r++)
+        if (L->cluster.ctas[r].exited && L->cluster.ctas[r].exit_phase > stop)
+            stop = L->cluster.ctas[r].exit_phase;
+    stop++;
+    for (uint32_t r = 0; r < L->cluster.ncta; r++) {
+        emu_cta *c = &L->cluster.ctas[r];
+        uint32_t last = c->exited ? c->exit_phase : L->cluster.phase;
+        char line[1024], where[256];
+        size_t len = 0;
+        line[0] = '\0';
+        if (first > 0)
+            len += (size_t)snprintf(line + len, sizeof line - len, "... | ");
+        for (uint32_t k = first; k <= last && len < sizeof line - 300; k++) {
+            if (k > stop && k < last) {
+                len += (size_t)snprintf(line + len, sizeof line - len, " | ...");
+                k = last;
+            }
+            len += (size_t)snprintf(line + len, sizeof line - len, "%sphase %u", k > first ? " | " : "", k);
+            for (int i = 0; i < nev && len < sizeof line - 200; i++)
+                if (ev[i].cta == (int32_t)r && ev[i].interval == k)
+                    len += (size_t)snprintf(line + len, sizeof line - len, " [%s, thread %u, %s]", ev[i].what,
+                                            ev[i].tid, emu_site_short(ev[i].site, where, sizeof where));
+        }
+        if (c->exited && len < sizeof line - 200)
+            len += (size_t)snprintf(line + len, sizeof line - len, " [exit, %s]",
+                                    emu_site_short(c->exit_site, where, sizeof where));
+        else if (len < sizeof line - 40)
+            len += (size_t)snprintf(line + len, sizeof line - len, " (running)");
+        char label[16];
+        snprintf(label, sizeof label, "  rank %u", r);
+        emu_report_line(label, "%s", line);
+    }
 }
 
 void emu_report_who(emu_launch *L, emu_thread *t)

@@ -55,6 +55,8 @@ void emu_activate_cta(emu_launch *L, emu_cta *c)
 static void to_scheduler(emu_thread *t)
 {
     emu_launch *L = emu_cur;
+    if (emu_ww_pending && !emu_race_settle(L))
+        emu_abort_launch();
     fiber_switch(&t->ctx, &L->sched_ctx);
     /* resumed: the scheduler made us current again */
 }
@@ -81,6 +83,7 @@ emu_thread *emu_me(const char *file, int line)
     }
     t->site.file = file;
     t->site.line = line;
+    emu_cur->progress++;
     return t;
 }
 
@@ -147,13 +150,14 @@ static const char *state_name(emu_thread_state s)
     case EMU_AT_SYNCTHREADS: return "waiting at __syncthreads";
     case EMU_AT_CLUSTER_WAIT: return "waiting at barrier.cluster.wait";
     case EMU_AT_MBARRIER: return "waiting on an mbarrier";
+    case EMU_SPINNING: return "polling a flag nothing changes";
     case EMU_EXITED: return "exited";
     }
     return "?";
 }
 
 /* One line per CTA, grouping threads by state and source line. */
-static void report_cta_states(emu_launch *L)
+void emu_report_cta_states(emu_launch *L)
 {
     for (uint32_t r = 0; r < L->cluster.ncta; r++) {
         emu_cta *c = &L->cluster.ctas[r];
@@ -176,7 +180,11 @@ static void report_cta_states(emu_launch *L)
             }
             len += (size_t)snprintf(line + len, sizeof line - len, "%s%u thread%s (%u..%u) %s", len ? "; " : "",
                                     count, count == 1 ? "" : "s", first, last, state_name(a->state));
-            if (a->state != EMU_EXITED && a->site.file)
+            if (a->state == EMU_SPINNING) {
+                char w[256];
+                len += (size_t)snprintf(line + len, sizeof line - len, " at %s",
+                                        emu_site_short(a->poll_site, w, sizeof w));
+            } else if (a->state != EMU_EXITED && a->site.file)
                 len += (size_t)snprintf(line + len, sizeof line - len, " at %s:%d", a->site.file, a->site.line);
             if (a->state == EMU_AT_MBARRIER)
                 len += (size_t)snprintf(line + len, sizeof line - len, " (parity %u)", a->mbar_parity);
@@ -188,17 +196,59 @@ static void report_cta_states(emu_launch *L)
     }
 }
 
+static emu_thread *first_spinner(emu_launch *L)
+{
+    for (uint32_t r = 0; r < L->cluster.ncta; r++)
+        for (uint32_t i = 0; i < L->cluster.ctas[r].nthreads; i++)
+            if (L->cluster.ctas[r].threads[i].state == EMU_SPINNING)
+                return &L->cluster.ctas[r].threads[i];
+    return NULL;
+}
+
+/* Nothing else can run: wakes the pollers whose flag changed or that missed
+ * progress since their poll. False when none may (a livelock). */
+static bool wake_spinners(emu_launch *L)
+{
+    bool any = false;
+    for (uint32_t r = 0; r < L->cluster.ncta; r++)
+        for (uint32_t i = 0; i < L->cluster.ctas[r].nthreads; i++) {
+            emu_thread *t = &L->cluster.ctas[r].threads[i];
+            if (t->state == EMU_SPINNING && (t->poll_epoch != L->progress || !emu_flag_unchanged(L, t))) {
+                t->poll_key = 0; /* its next poll yields first */
+                emu_wake(t);
+                any = true;
+            }
+        }
+    return any;
+}
+
 static void report_deadlock(emu_launch *L)
 {
-    if (!emu_report_begin(DSM_REPORT_DEADLOCK, dsmErrorDeadlock,
-                          "deadlock: every live thread of the cluster is blocked"))
+    emu_thread *spin = first_spinner(L);
+    if (spin) {
+        if (!emu_report_begin(DSM_REPORT_DEADLOCK, dsmErrorDeadlock,
+                              "livelock: threads poll a flag that no thread will ever change"))
+            return;
+        emu_report_who(L, spin);
+        emu_report_site("poll", spin->poll_site);
+        if (spin->poll_cta >= 0)
+            emu_report_line("flag", "rank %d's shared memory, offset 0x%zx, holds %u", spin->poll_cta,
+                            spin->poll_off, spin->poll_value);
+        else
+            emu_report_line("flag", "global memory %p holds %u", (const void *)spin->poll_ptr, spin->poll_value);
+    } else if (!emu_report_begin(DSM_REPORT_DEADLOCK, dsmErrorDeadlock,
+                                 "deadlock: every live thread of the cluster is blocked"))
         return;
     emu_report_line("cluster", "(%u,%u,%u), barrier phase %u, %u live threads", L->cluster.id.x, L->cluster.id.y,
                     L->cluster.id.z, L->cluster.phase, L->cluster.live_threads);
-    report_cta_states(L);
+    emu_report_cta_states(L);
     emu_report_line("on GPU", "the kernel hangs (no error is returned; the process never finishes)");
-    emu_report_line("fix", "every thread must reach the same barriers: look for an arrive, __syncthreads or "
-                           "mbarrier arrival that some threads skip");
+    if (spin)
+        emu_report_line("fix", "the thread that should set the flag never does, or waits itself (on a barrier or "
+                               "on another flag): check who writes the flag and that both sides agree on its value");
+    else
+        emu_report_line("fix", "every thread must reach the same barriers: look for an arrive, __syncthreads or "
+                               "mbarrier arrival that some threads skip");
     emu_report_end();
 }
 
@@ -227,6 +277,9 @@ static void setup_cta(emu_launch *L, emu_cta *c, uint32_t rank, dsm_dim3 ctaid)
         t->cta = c;
         t->tid = i;
         t->last_read_cta = -1;
+        t->epoch = 1;
+        t->poll_cta = -1;
+        t->relaxed_loc = -1;
         t->view.thread_idx.x = i % cfg->block.x;
         t->view.thread_idx.y = (i / cfg->block.x) % cfg->block.y;
         t->view.thread_idx.z = i / (cfg->block.x * cfg->block.y);
@@ -246,12 +299,24 @@ void emu_cluster_free(emu_launch *L)
         emu_window_free(c);
         emu_shadow_free(c);
         emu_publication_free(c);
+        for (uint32_t i = 0; c->threads && i < c->nthreads; i++)
+            emu_tclock_free(&c->threads[i].known);
         free(c->threads);
         free(c->queue);
         memset(c, 0, sizeof *c);
     }
+    for (uint32_t i = 0; i < cl->nmbars; i++)
+        emu_tclock_free(&cl->mbars[i].tvc);
     free(cl->mbars);
     cl->mbars = NULL;
+    for (uint32_t i = 0; i < cl->nlocs; i++)
+        emu_tclock_free(&cl->locs[i].tvc);
+    free(cl->locs);
+    cl->locs = NULL;
+    free(cl->ops);
+    cl->ops = NULL;
+    cl->nops = cl->cap_ops = 0;
+    cl->nlocs = cl->cap_locs = 0;
     cl->nmbars = cl->cap_mbars = 0;
     cl->ncta = 0;
     L->section_owner = NULL;
@@ -276,9 +341,18 @@ dsm_error_t emu_run_cluster(emu_launch *L)
     uint32_t last = L->sched.kind == EMU_SCHED_INTERLEAVE ? cl->ncta - 1 : 0;
     for (;;) {
         emu_thread *t = pick(L, &last);
+        /* nothing can run: copies in flight land, pollers whose flag changed wake */
+        if (!t && (emu_async_complete_all(L) || wake_spinners(L)))
+            t = pick(L, &last);
         if (!t)
             break;
+        if (L->timeout_pending) {
+            emu_watchdog_stop();
+            emu_timeout_report(L);
+            return emu_report_error();
+        }
         emu_activate_cta(L, t->cta);
+        L->last_thread = t;
         t->state = EMU_RUNNABLE;
         L->running = t;
         emu_self_thread = t;
@@ -288,6 +362,8 @@ dsm_error_t emu_run_cluster(emu_launch *L)
         emu_self_thread = NULL;
         L->running = NULL;
     }
+    if (emu_ww_pending && !emu_race_settle(L))
+        return emu_report_error();
     if (cl->live_threads > 0) {
         if (!emu_mbarriers_check_stuck(L))
             report_deadlock(L);

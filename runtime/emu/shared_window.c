@@ -16,11 +16,9 @@ int emu_window_alloc(emu_launch *L, emu_cta *c)
     size_t bytes = L->window_bytes ? L->window_bytes : 128;
     size_t body = (bytes + 127 + pg - 1) / pg * pg;
     c->map_len = body + 2 * pg;
-    c->map_base = mmap(NULL, c->map_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (c->map_base == MAP_FAILED) {
-        c->map_base = NULL;
+    c->map_base = emu_arena_map(c->map_len);
+    if (!c->map_base)
         return -1;
-    }
     if (mprotect(c->map_base + pg, body, PROT_READ | PROT_WRITE) != 0)
         return -1;
     unsigned char *end = c->map_base + pg + body;
@@ -42,7 +40,7 @@ void emu_window_retire(emu_cta *c)
 void emu_window_free(emu_cta *c)
 {
     if (c->map_base)
-        munmap(c->map_base, c->map_len);
+        emu_arena_unmap(c->map_base, c->map_len);
     c->map_base = NULL;
     c->window = NULL;
 }

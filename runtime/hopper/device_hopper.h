@@ -99,6 +99,29 @@ DSM_DEVICE uint32_t dsm_atom_cas_shared_cluster_u32(uint32_t a, uint32_t cmp, ui
 DSM_DEVICE void dsm_red_add_shared_cluster_u32(uint32_t a, uint32_t v) {
     asm volatile("red.shared::cluster.add.u32 [%0], %1;" :: "r"(a), "r"(v) : "memory"); }
 
+/* ---- flags: release/acquire loads and stores on a generic address ----
+ * For ping-pong and handshake flags: the address may be this CTA's shared
+ * memory, a peer's (from dsm_map_shared_rank) or global memory. */
+
+/* ld.acquire.cluster.u32: reads a flag; later accesses of this thread see what its writer released. */
+DSM_DEVICE uint32_t dsm_ld_acquire_cluster_u32(const uint32_t *p) {
+    uint32_t v; asm volatile("ld.acquire.cluster.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory"); return v; }
+/* ld.relaxed.cluster.u32: reads a flag without ordering anything (never cached in a register). */
+DSM_DEVICE uint32_t dsm_ld_relaxed_cluster_u32(const uint32_t *p) {
+    uint32_t v; asm volatile("ld.relaxed.cluster.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory"); return v; }
+/* st.release.cluster.u32: writes a flag after every earlier access of this thread (publishes them). */
+DSM_DEVICE void dsm_st_release_cluster_u32(uint32_t *p, uint32_t v) {
+    asm volatile("st.release.cluster.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }
+/* st.relaxed.cluster.u32: writes a flag without ordering anything. */
+DSM_DEVICE void dsm_st_relaxed_cluster_u32(uint32_t *p, uint32_t v) {
+    asm volatile("st.relaxed.cluster.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }
+/* ld.acquire.gpu.u32: a flag in global memory, acquire at GPU scope. */
+DSM_DEVICE uint32_t dsm_ld_acquire_gpu_u32(const uint32_t *p) {
+    uint32_t v; asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory"); return v; }
+/* st.release.gpu.u32: a flag in global memory, release at GPU scope. */
+DSM_DEVICE void dsm_st_release_gpu_u32(uint32_t *p, uint32_t v) {
+    asm volatile("st.release.gpu.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }
+
 /* ---- cluster barrier and fences ---- */
 
 /* barrier.cluster.arrive.release: publish this thread's writes, do not wait. */
@@ -111,6 +134,8 @@ DSM_DEVICE void dsm_barrier_cluster_wait(void) { asm volatile("barrier.cluster.w
 DSM_DEVICE void dsm_cluster_sync(void) { dsm_barrier_cluster_arrive(); dsm_barrier_cluster_wait(); }
 /* fence.acq_rel.cluster */
 DSM_DEVICE void dsm_fence_acq_rel_cluster(void) { asm volatile("fence.acq_rel.cluster;" ::: "memory"); }
+/* fence.acq_rel.gpu: what __threadfence() is. */
+DSM_DEVICE void dsm_fence_acq_rel_gpu(void) { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 /* fence.proxy.async.shared::cta: make generic-proxy smem writes visible to bulk copies. */
 DSM_DEVICE void dsm_fence_proxy_async_shared_cta(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 

@@ -8,6 +8,9 @@ const dsm_report *dsm_emu_last_report(void)
     return &none;
 }
 
+/* Hardware does not count mbarrier phases for us. */
+uint32_t dsm_emu_last_mbarrier_phases(void) { return 0; }
+
 /* Kind names belong to the emulator; tests read them only when the backend is "emulator". */
 const char *dsm_report_kind_name(dsm_report_kind kind)
 {
@@ -24,3 +27,6 @@ dsm_error_t dsm_emu_set_schedules(const char *spec)
 
 /* Nothing is printed on hardware either way. */
 void dsm_emu_set_verbose(int verbose) { (void)verbose; }
+
+/* Hardware does not count barrier phases for us. */
+uint32_t dsm_emu_last_cluster_barrier_phases(void) { return 0; }

@@ -18,7 +18,7 @@ fresh() {
 
 # part FILE: pass 1 on one Markdown file into out.html, errors into err.txt; returns pandoc's status.
 part() {
-    pandoc -f markdown-auto_identifiers "$1" -t html --lua-filter "$CHAPTER_LUA" \
+    pandoc -f markdown-auto_identifiers "$1" -t html --wrap=none --lua-filter "$CHAPTER_LUA" \
         -M book-course-files="$(ls course/*.ini 2>/dev/null | tr '\n' ' ')" -o out.html 2>err.txt
 }
 
@@ -32,7 +32,7 @@ book() {
             -M book-course-files="$inis" -o "parts/$(basename "$f" .md).json" 2>err.txt || return 1
         parts+=("parts/$(basename "$f" .md).json")
     done
-    pandoc -f json "${parts[@]}" -t html --lua-filter "$ASSEMBLE_LUA" \
+    pandoc -f json "${parts[@]}" -t html --wrap=none --lua-filter "$ASSEMBLE_LUA" \
         -M book-course-files="$inis" "$@" -o out.html 2>err.txt
 }
 
@@ -97,7 +97,7 @@ test_include_block_with_a_body_fails() {
 test_exercise_box_states_title_points_task_and_file() {
     part chapters/02-tiny.md && has 'id="ch02.tiny_ring" class="exercise"' out.html &&
         has '<strong>Exercise 2.1</strong> Pass a <em>value</em> around the ring' out.html &&
-        has '10 points' out.html && has 'href="../exercises/ch02/tiny_ring.cu"' out.html &&
+        has '10 points' out.html && has 'href="exercises/ch02/tiny_ring.cu"' out.html &&
         has 'a;b stays in the text' out.html && has 'make grade EX=ch02.tiny_ring' out.html
 }
 
@@ -150,6 +150,20 @@ test_headings_and_figures_are_numbered_by_file_name() {
         has '2.2.1</span> The whole file' out.html && has 'Figure 2.1: A tiny figure.' out.html
 }
 
+test_double_quotes_nested_in_double_quotes_become_single_quotes() {
+    printf '\nIt said "hit error 719 due to "unspecified launch failure" on sync" today.\n' >> chapters/02-tiny.md
+    part chapters/02-tiny.md && has '“hit error 719 due to ‘unspecified launch failure’ on sync”' out.html
+}
+
+test_check_html_fails_on_a_plain_reference_a_file_link_and_a_wide_code_line() {
+    printf '<html><body><nav id="TOC"><a href="#ch01">1</a></nav><h1 id="ch01"><span class="header-section-number">1</span> T</h1>\n<p>As Figure 9.9 shows, see <a href="exercises/x.cu">x</a>.</p><pre>%s</pre></body></html>\n' \
+        "$(printf 'x%.0s' $(seq 120))" > page.html
+    ! python3 "$ROOT/tools/book/check_html.py" page.html --columns 96 > out.txt 2>err.txt &&
+        grep -A1 "not ok - html: print: every Chapter/Figure" out.txt | grep -q "Figure 9.9" &&
+        grep -A1 "not ok - html: print: no link to a local file" out.txt | grep -q "exercises/x.cu" &&
+        grep -A1 "not ok - html: print: no code line is wider" out.txt | grep -q "120 > 96"
+}
+
 test_same_chapter_links_follow_the_new_ids() {
     part chapters/02-tiny.md && has 'href="#ch02-the-outer-region"' out.html && has 'id="ch02-the-outer-region"' out.html
 }
@@ -187,6 +201,41 @@ test_book_assembles_with_chapter_list() {
     book && has 'href="#ch02"' out.html && has 'Appendix' out.html && has 'Chapter <span' out.html
 }
 
+test_references_in_running_text_become_links() {
+    book && has '<a href="#ch02" class="xref">Chapter 2</a>' out.html &&
+        has '<a href="#fig-2-1" class="xref">Figure 2.1</a>' out.html &&
+        has '<a href="#ch02.tiny_ring" class="xref">Exercise 2.1</a>' out.html && has 'id="fig-2-1"' out.html
+}
+
+test_reference_to_a_missing_chapter_warns_and_fails_book_check() {
+    printf '\nAs Chapter 7 will show.\n' >> chapters/02-tiny.md
+    book && has "refers to chapter 7" err.txt && has "As Chapter 7 will show" out.html &&
+        ! book -M book-strict=true && has "refers to chapter 7" err.txt
+}
+
+test_glossary_term_is_linked_once_per_chapter_and_not_in_the_glossary() {
+    printf '# Three\n\nA cluster again, and a cluster.\n' > chapters/03-three.md
+    book && [ "$(grep -o 'href="#term-cluster"' out.html | wc -l)" = 2 ] &&
+        has '<a href="#term-cluster" class="term" title="A group of CTAs that run together.">cluster</a>' out.html &&
+        has 'id="term-cluster" class="term"' out.html
+}
+
+test_glossary_term_is_not_linked_inside_a_quotation() {
+    printf '# Three\n\nThey wrote "one cluster only". Then a cluster.\n' > chapters/03-three.md
+    book && has 'They wrote “one cluster only”. Then a <a href="#term-cluster"' out.html
+}
+
+test_plot_caption_names_gpu_driver_clock_and_date() {
+    mkdir -p build/figures &&
+        gnuplot -e "csv='bench/results/ch01-latency-ladder-h200.csv'; out='build/figures/ch01-latency-ladder-h200.svg'" \
+            "$ROOT/figures/plots/ch01-latency-ladder-h200.gp" 2>err.txt &&
+        mkdir -p figures/plots && cp "$ROOT/figures/plots/ch01-latency-ladder-h200.gp" figures/plots/ &&
+        printf '\n![Ladder.](build/figures/ch01-latency-ladder-h200.svg)\n' >> chapters/02-tiny.md &&
+        part chapters/02-tiny.md &&
+        has 'Measured on fixture gpu (driver 0, SM clock 1000 MHz), 2026-01-01; data: bench/results/ch01-latency-ladder-h200.csv.' \
+            <(tr '\n' ' ' < out.html | tr -s ' ')
+}
+
 test_book_check_fails_on_a_course_file_without_its_chapter() {
     rm chapters/02-tiny.md
     ! book -M book-strict=true && has "there is no chapters/02-*.md yet" err.txt
@@ -202,6 +251,11 @@ test_book_with_two_chapters_numbered_alike_fails() {
     ! book && has "two chapter files are numbered A" err.txt
 }
 
+# The site of the fixture repository (no PDF), with the real tools and mk/book.mk.
+book_site() {
+    ln -s "$ROOT/tools" tools && ln -s "$ROOT/mk" mk && fixture_make build/book/site/index.html
+}
+
 # The fixture repository with the real tools, mk/book.mk, figures/*.svg and plot scripts, and a
 # chapter 3 that shows every figure and every plot whose CSV the fixtures have.
 fixture_repo_with_all_figures() {
@@ -214,20 +268,38 @@ fixture_repo_with_all_figures() {
         done
         for g in figures/plots/*.gp; do
             n=$(basename "$g" .gp)
+            # if, not &&: a last script without its CSV must not fail the whole function
             if [ -f "bench/results/$n.csv" ]; then printf '\n![Plot %s.](build/figures/%s.svg)\n' "$n" "$n"; fi
         done
     } > chapters/03-figures.md
 }
 
-test_make_book_shows_every_figure_in_html_pdf_and_browser() {
+test_make_book_shows_every_figure_in_site_pdf_and_browser() {
     fixture_repo_with_all_figures &&
         fixture_make book >make.txt 2>err.txt &&
-        [ -s build/book.html ] && [ -s build/book.pdf ] && [ -s build/figures/ch01-latency-ladder-h200.svg ] &&
-        python3 tools/book/check_html.py build/book.html >>err.txt &&
+        [ -s build/book/site/index.html ] && [ -s build/book/site/ch03.html ] && [ -s build/book.pdf ] &&
+        [ -s build/figures/ch01-latency-ladder-h200.svg ] &&
+        python3 tools/book/check_html.py build/book.html build/book/site --columns 96 >>err.txt &&
         python3 tools/book/check_pdf.py build/book.pdf build/book.html >>err.txt &&
         grep -q "figure drawn in the PDF: Figure 3.1" err.txt &&
-        sh tools/book/check_browser.sh build/book.html build/book-test >>err.txt &&
+        python3 tools/book/check_browser.py build/book/site build/book-test >>err.txt &&
         grep -q "all $(( $(ls figures/*.svg | wc -l) + 1 )) images load" err.txt
+}
+
+test_site_has_a_page_per_chapter_linked_both_ways() {
+    book_site >make.txt 2>err.txt &&
+        [ -s build/book/site/ch02.html ] && [ -s build/book/site/appa.html ] && [ -s build/book/site/appb.html ] &&
+        has 'href="appa.html#solution-ch02.tiny_ring"' build/book/site/ch02.html &&
+        has 'rel="next" href="appa.html"' build/book/site/ch02.html && has 'rel="prev" href="ch02.html"' build/book/site/appa.html &&
+        has 'href="../../../exercises/ch02/tiny_ring.cu"' build/book/site/ch02.html &&
+        has '"u": "ch02.html#ch02-the-outer-region"' <(sed 's/,"/, "/g; s/":"/": "/g' build/book/site/search-index.js)
+}
+
+test_print_edition_has_no_file_links_and_folds_long_code() {
+    printf '\n```c\nint x = 1; /* %s */\n```\n' "$(printf 'long%.0s ' $(seq 40))" >> chapters/02-tiny.md &&
+        fixture_repo_with_all_figures && fixture_make build/book.html >make.txt 2>err.txt &&
+        ! has 'href="exercises/' build/book.html && has '<code>exercises/ch02/tiny_ring.cu</code>' build/book.html &&
+        python3 tools/book/check_html.py build/book.html --columns 96 >>err.txt
 }
 
 test_make_book_fails_when_a_shown_plot_has_no_csv() {

@@ -1,4 +1,5 @@
--- test_units.lua: unit tests of the book filter's modules (ini, markers, mathfrac, numbering).
+-- test_units.lua: unit tests of the book filter's modules (ini, markers, mathfrac, numbering,
+-- autocode, fold, plotmeta).
 -- Run: pandoc -f markdown -t plain --lua-filter tests/book/test_units.lua < /dev/null
 
 package.path = pandoc.path.directory(PANDOC_SCRIPT_FILE) .. "/../../tools/book/?.lua;" .. package.path
@@ -7,6 +8,9 @@ local ini = require("ini")
 local markers = require("markers")
 local mathfrac = require("mathfrac")
 local numbering = require("numbering")
+local autocode = require("autocode")
+local fold = require("fold")
+local plotmeta = require("plotmeta")
 
 local passed, failed = 0, 0
 
@@ -106,6 +110,65 @@ do
   check("slug_non_ascii_lowered", numbering.slug("Ünïcode naïve café") == "ünïcode-naïve-café", numbering.slug("Ünïcode naïve café"))
   check("slug_drops_punctuation_and_leading_digits",
     numbering.slug("1. Barriers, phases & parity!") == "barriers-phases-parity", numbering.slug("1. Barriers, phases & parity!"))
+end
+
+-- mathfrac.lua: \mathtt
+do
+  check("mathtt_becomes_texttt", mathfrac.monospace("\\mathtt{bins\\_per\\_block}") == "\\texttt{bins\\_per\\_block}",
+    mathfrac.monospace("\\mathtt{bins\\_per\\_block}"))
+end
+
+-- autocode.lua
+do
+  local function ac(s) return autocode.markdown(s) end
+  check("autocode_snake_case_and_calls",
+    ac("Call dsm_cluster_sync() then linear_rank(pos, dims) now.") ==
+      "Call `dsm_cluster_sync()` then `linear_rank(pos, dims)` now.", ac("Call dsm_cluster_sync() then linear_rank(pos, dims) now."))
+  check("autocode_registers_members_paths_and_indexing",
+    ac("Use %cluster_ctarank, out[blockIdx.x], dims.x and ch02/linear_rank.h.") ==
+      "Use `%cluster_ctarank`, `out[blockIdx.x]`, `dims.x` and `ch02/linear_rank.h`.",
+    ac("Use %cluster_ctarank, out[blockIdx.x], dims.x and ch02/linear_rank.h."))
+  check("autocode_leaves_prose_alone",
+    ac("The tests (chapter 2) count 4 GiB, e.g. in clusters of 2.") == "The tests (chapter 2) count 4 GiB, e.g. in clusters of 2.",
+    ac("The tests (chapter 2) count 4 GiB, e.g. in clusters of 2."))
+  check("autocode_leaves_urls_alone",
+    ac("See https://docs.nvidia.com/cuda/x_y.html and dsm_x().") == "See https://docs.nvidia.com/cuda/x_y.html and `dsm_x()`.",
+    ac("See https://docs.nvidia.com/cuda/x_y.html and dsm_x()."))
+  check("autocode_keeps_text_with_backticks", ac("Use `x` and dsm_y.") == "Use `x` and dsm_y.")
+  check("autocode_ptx_state_space", ac("mapa.shared::cluster maps") == "`mapa.shared::cluster` maps", ac("mapa.shared::cluster maps"))
+end
+
+-- fold.lua
+do
+  local function widest(text)
+    local w = 0
+    for l in (text .. "\n"):gmatch("(.-)\n") do w = math.max(w, utf8.len(l)) end
+    return w
+  end
+  local comment = "    /* " .. string.rep("word ", 30) .. "*/"
+  local f = fold.block(comment, 40, "c")
+  check("fold_block_comment_rewrapped_under_its_indent",
+    widest(f) <= 40 and f:match("^    /%* word") and f:match("word %*/$") and not f:find("\n%S"), f)
+  local code = '    call(first_argument, "a string, with spaces", third_argument, fourth_argument);'
+  local g = fold.block(code, 50, "c")
+  check("fold_code_breaks_between_tokens_not_in_strings",
+    widest(g) <= 50 and g:find('"a string, with spaces"', 1, true) and g:find("\n            ", 1, true), g)
+  local trail = "    x = y;  /* " .. string.rep("why ", 12) .. "*/"
+  local t = fold.block(trail, 40, "c")
+  check("fold_trailing_comment_moves_above_its_code", t:match("^    /%* why") and t:match("\n    x = y;$"), t)
+  local out = "  fix       " .. string.rep("advice ", 12)
+  local o = fold.block(out, 40, "text")
+  check("fold_output_hangs_under_the_text_after_its_label",
+    widest(o) <= 40 and o:find("\n            advice", 1, true) ~= nil, o)
+  local _, changed = fold.block("short\nlines", 40, "c")
+  check("fold_leaves_short_lines_alone", changed == false)
+end
+
+-- plotmeta.lua
+do
+  local row = plotmeta.split_csv('"NVIDIA H200","580.1 / CUDA 13.0",1980,2026-11-29T19:00:35Z,"a ""q"""')
+  check("plotmeta_split_csv_quotes", row[1] == "NVIDIA H200" and row[2] == "580.1 / CUDA 13.0" and row[3] == "1980"
+    and row[5] == 'a "q"', table.concat(row, "|"))
 end
 
 print(string.format("%d passed, %d failed", passed, failed))

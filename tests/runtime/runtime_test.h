@@ -53,6 +53,23 @@ static inline void launch_reported(const dsm_launch_config *cfg, dsm_kernel_t k,
     assert_int_equal(e, err);
 }
 
+/* As launch_reported, for the lifetime trap: the access after the exit
+ * (lifetime) or an access the exit was not ordered after (lifetime_hazard),
+ * whichever the schedule shows first. */
+static inline void launch_reported_lifetime(const dsm_launch_config *cfg, dsm_kernel_t k, void **args)
+{
+    dsm_emu_set_verbose(0);
+    dsm_error_t e = dsm_launch_sync(cfg, k, args);
+    dsm_emu_set_verbose(1);
+    const dsm_report *r = dsm_emu_last_report();
+    bool ok = (r->kind == DSM_REPORT_LIFETIME || r->kind == DSM_REPORT_LIFETIME_HAZARD) &&
+              e == dsmErrorLaunchFailure;
+    if (!ok)
+        print_error("expected a lifetime report with cudaErrorLaunchFailure, got '%s' with %s:\n%s\n",
+                    dsm_report_kind_name(r->kind), dsm_error_name(e), r->text ? r->text : "");
+    assert_true(ok);
+}
+
 /* Asserts that the last report's text contains `needle`. */
 static inline void report_mentions(const char *needle)
 {

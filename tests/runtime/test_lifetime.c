@@ -16,7 +16,7 @@ static void test_lifetime_seed000_trap_is_reported_naming_the_line(void **state)
     float *out = dev_zeroed(132 * sizeof(float));
     dsm_launch_config cfg = cluster_cfg(132, 128, 2, 0);
     void *args[] = {&out};
-    launch_reported(&cfg, DSM_KERNEL(seed000_trap), args, DSM_REPORT_LIFETIME, dsmErrorLaunchFailure);
+    launch_reported_lifetime(&cfg, DSM_KERNEL(seed000_trap), args);
     report_mentions("lifetime trap");
     report_mentions("lifetime.cu:17");
     report_mentions("rank 1 exited");
@@ -34,7 +34,7 @@ static void test_lifetime_seed000_trap_is_reported_whatever_the_first_schedule(v
     void *args[] = {&out};
     for (int i = 0; i < 4; i++) {
         assert_int_equal(dsm_emu_set_schedules(orders[i]), dsmSuccess);
-        launch_reported(&cfg, DSM_KERNEL(seed000_trap), args, DSM_REPORT_LIFETIME, dsmErrorLaunchFailure);
+        launch_reported_lifetime(&cfg, DSM_KERNEL(seed000_trap), args);
     }
     dsm_emu_set_schedules(EIGHT_SCHEDULES);
     dsm_free(out);
@@ -64,10 +64,10 @@ static void test_lifetime_seed001_example_as_printed_is_reported_in_both_orders(
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
     assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
-    launch_reported(&cfg, DSM_KERNEL(seed001_neighbor_read), args, DSM_REPORT_LIFETIME, dsmErrorLaunchFailure);
+    launch_reported_lifetime(&cfg, DSM_KERNEL(seed001_neighbor_read), args);
     report_mentions("rank 0 exited");
     assert_int_equal(dsm_emu_set_schedules("desc"), dsmSuccess);
-    launch_reported(&cfg, DSM_KERNEL(seed001_neighbor_read), args, DSM_REPORT_LIFETIME, dsmErrorLaunchFailure);
+    launch_reported_lifetime(&cfg, DSM_KERNEL(seed001_neighbor_read), args);
     report_mentions("rank 1 exited");
     dsm_emu_set_schedules(EIGHT_SCHEDULES);
     dsm_free(out);

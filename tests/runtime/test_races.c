@@ -72,15 +72,17 @@ static void test_races_histogram_with_plain_read_modify_write_is_a_race(void **s
     free(h_in);
 }
 
-static void test_races_remote_read_before_the_owner_publishes_is_reported(void **state)
+static void test_races_remote_read_before_any_cluster_barrier_is_reported_as_peer_not_started(void **state)
 {
     (void)state;
     EMULATOR_ONLY();
     uint32_t *out = dev_zeroed(2 * 64 * 4);
     dsm_launch_config cfg = cluster_cfg(2, 64, 2, 0);
     void *args[] = {&out};
-    launch_reported(&cfg, DSM_KERNEL(unpublished_read), args, DSM_REPORT_UNPUBLISHED_READ, dsmErrorRaceDetected);
-    report_mentions("before rank 1 wrote and published it");
+    /* before the first cluster barrier nothing proves the peer runs (CUDA Programming Guide) */
+    launch_reported(&cfg, DSM_KERNEL(unpublished_read), args, DSM_REPORT_LIFETIME, dsmErrorLaunchFailure);
+    report_mentions("known to have started");
+    report_mentions("races.cu:43");
     dsm_free(out);
 }
 
@@ -145,16 +147,18 @@ static void test_races_remote_read_after_the_writers_barrier_passes(void **state
     dsm_free(out);
 }
 
-static void test_races_plain_pointer_race_shows_as_schedule_dependent_results(void **state)
+static void test_races_plain_pointer_swap_without_barrier_is_a_race_naming_both_lines(void **state)
 {
     (void)state;
     EMULATOR_ONLY();
     uint32_t *out = dev_zeroed(2 * 4);
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
-    launch_reported(&cfg, DSM_KERNEL(swap_without_barrier), args, DSM_REPORT_SCHEDULE_DEPENDENT,
+    launch_reported(&cfg, DSM_KERNEL(swap_without_barrier), args, DSM_REPORT_RACE_READ_WRITE,
                     dsmErrorRaceDetected);
-    report_mentions("depend on the schedule");
+    report_mentions("races.cu:108");  /* the plain store through the mapped pointer */
+    report_mentions("races.cu:112");  /* the owner's plain read it races with */
+    report_mentions("timeline");
     dsm_free(out);
 }
 
@@ -203,7 +207,8 @@ static void test_races_relaxed_arrive_publishes_nothing(void **state)
     uint32_t *out = dev_zeroed(2 * 4);
     dsm_launch_config cfg = cluster_cfg(2, 32, 2, 0);
     void *args[] = {&out};
-    launch_reported(&cfg, DSM_KERNEL(publish_relaxed), args, DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected);
+    launch_reported(&cfg, DSM_KERNEL(publish_relaxed), args, DSM_REPORT_UNPUBLISHED_READ, dsmErrorRaceDetected);
+    report_mentions("relaxed");
     dsm_free(out);
 }
 
@@ -249,13 +254,13 @@ static void test_races_plain_store_closed_by_a_release_arrive_is_published(void 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_races_histogram_with_remote_atomics_counts_every_input),
     cmocka_unit_test(test_races_histogram_with_plain_read_modify_write_is_a_race),
-    cmocka_unit_test(test_races_remote_read_before_the_owner_publishes_is_reported),
+    cmocka_unit_test(test_races_remote_read_before_any_cluster_barrier_is_reported_as_peer_not_started),
     cmocka_unit_test(test_races_remote_read_after_a_cluster_barrier_sees_the_peer_tile),
     cmocka_unit_test(test_races_two_ctas_writing_one_remote_word_in_a_phase_is_a_write_write_race),
     cmocka_unit_test(test_races_each_cta_writing_its_own_remote_word_passes),
     cmocka_unit_test(test_races_remote_write_and_read_in_one_phase_is_a_read_write_race),
     cmocka_unit_test(test_races_remote_read_after_the_writers_barrier_passes),
-    cmocka_unit_test(test_races_plain_pointer_race_shows_as_schedule_dependent_results),
+    cmocka_unit_test(test_races_plain_pointer_swap_without_barrier_is_a_race_naming_both_lines),
     cmocka_unit_test(test_races_plain_pointer_swap_with_a_barrier_passes),
     cmocka_unit_test(test_races_reading_unwritten_shared_memory_is_reported),
     cmocka_unit_test(test_races_reading_written_shared_memory_passes),

@@ -9,6 +9,9 @@ package.path = pandoc.path.directory(PANDOC_SCRIPT_FILE) .. "/?.lua;" .. package
 local config = require("config")
 local course = require("course")
 local errors = require("errors")
+local phrases = require("phrases")
+local xref = require("xref")
+local glossary = require("glossary")
 
 -- The chapters and appendices, in order: { id, number, kind, content (title with number) }.
 local function chapters_of(doc)
@@ -50,8 +53,52 @@ local function collect_ids(doc)
   return ids
 end
 
+-- Plain references ("Figure 1.2", "Chapter 3") become links, and each glossary term is linked
+-- from its first use in every chapter (not inside the glossary itself).
+local function link_running_text(doc, exercise_labels, report)
+  local terms, glossary_chapter
+  terms, glossary_chapter, doc = glossary.collect(doc)
+  local targets = xref.targets(doc, exercise_labels)
+  local chapter = "the front matter"
+  local used = {}
+  local seen_missing = {}
+  local refs = xref.replacer(targets, function(kind, num)
+    local key = chapter .. kind .. num
+    if not seen_missing[key] then
+      seen_missing[key] = true
+      report(nil, string.format("%s refers to %s %s, which the book does not have (yet)", chapter, kind, num))
+    end
+  end)
+  local terms_here = glossary.replacer(terms, used)
+  local in_glossary = false
+  -- Terms are not linked inside quotations or text in another language: those are someone
+  -- else's words.
+  local function quoted(el)
+    return el.t == "Quoted" or (el.t == "Span" and el.attributes["lang"] ~= nil)
+  end
+  local blocks = pandoc.List()
+  for _, b in ipairs(doc.blocks) do
+    if b.t == "Header" and b.level == 1 then
+      for k in pairs(used) do
+        used[k] = nil
+      end
+      in_glossary = b.identifier == glossary_chapter
+      chapter = "#" .. b.identifier
+      blocks:insert(b)
+    else
+      b = phrases.walk_block(b, refs)
+      if not in_glossary then
+        b = phrases.walk_block(b, terms_here, quoted)
+      end
+      blocks:insert(b)
+    end
+  end
+  doc.blocks = blocks
+  return doc
+end
+
 local function strip(el)
-  for _, key in ipairs({ "book-src", "book-kind", "book-chapter" }) do
+  for _, key in ipairs({ "book-src", "book-kind", "book-chapter", "book-figure" }) do
     el.attributes[key] = nil
   end
   return el
@@ -81,18 +128,34 @@ function Pandoc(doc)
       local nn = h.identifier:match("^solutions%-ch(%d%d)$")
       local c = nn and by_number[tostring(tonumber(nn))]
       if c then
+        -- "Chapter 3 The lifetime trap": the number is text here, not this heading's number.
         h.content = pandoc.List({ pandoc.Str("Chapter"), pandoc.Space() })
-        h.content:extend(c.content)
+        h.content:extend(pandoc.List(c.content):map(function(el)
+          if el.t == "Span" and el.classes:includes("header-section-number") then
+            return pandoc.Str(pandoc.utils.stringify(el))
+          end
+          return el
+        end))
       end
       return h
     end,
   })
 
+  -- Exercise numbers ("2.3") of every course file, for "Exercise 2.3" references.
+  local exercise_labels = {}
+  for _, path in ipairs(config.course_files) do
+    local parsed = course.load_file(path)
+    for _, id in ipairs(parsed and parsed.order or {}) do
+      exercise_labels[course.label(parsed, id)] = id
+    end
+  end
+  local report = config.strict and errors.add or errors.warn
+  doc = link_running_text(doc, exercise_labels, report)
+
   local ids = collect_ids(doc)
   local unstated = {}
   -- Every exercise of course/*.ini must be stated in its chapter. `make book` warns and
   -- leaves the solution's back link out; `make book-check` (-M book-strict=true) fails.
-  local report = config.strict and errors.add or errors.warn
   for _, path in ipairs(config.course_files) do
     local parsed, problems = course.load_file(path)
     if not parsed then
@@ -125,6 +188,7 @@ function Pandoc(doc)
   errors.finish()
   return doc:walk({
     Header = strip,
+    Image = strip,
     Link = function(link)
       local target = link.target:match("^#(.+)$")
       if target and unstated[target] then

@@ -12,6 +12,7 @@ local exercise = require("exercise")
 local solutions = require("solutions")
 local figures = require("figures")
 local mathfrac = require("mathfrac")
+local quotes = require("quotes")
 local numbering = require("numbering")
 local errors = require("errors")
 local files = require("files")
@@ -37,6 +38,7 @@ return {
   { Div = solutions.Div },
   { Div = exercise.Div },
   { Image = figures.Image, Math = mathfrac.Math },
+  { Para = quotes.Para, Plain = quotes.Plain },
   { Pandoc = numbering.Pandoc },
   { Pandoc = finish },
 }

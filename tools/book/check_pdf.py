@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """check_pdf.py: check build/book.pdf as a reader would see it: no blank page, a contents page
-with page numbers, numbered pages, nothing running off the page, every figure drawn.
+with page numbers, numbered pages, nothing running off the page, every figure drawn, no link
+to a local file, title, author, version and date.
 Uses poppler-utils (pdfinfo, pdftoppm, pdftotext). Usage: check_pdf.py book.pdf book.html"""
 
 import base64
@@ -15,7 +16,7 @@ import xml.dom.minidom
 MM = 72 / 25.4              # PDF points per millimetre
 DPI = 24                    # enough to see ink, fast to render
 MARGIN_TOP_MM, MARGIN_BOTTOM_MM = 20, 22   # print.css @page margins: headers live there
-SLACK_PT = 14               # text may not reach further than this into the side margins
+SLACK_PT = 3                # text may not reach further than this into the side margins
 
 
 def run(*cmd):
@@ -117,7 +118,19 @@ def main(pdf, book_html):
                   if i > 1 and (not t.strip() or t.strip().split("\n")[-1].strip() != str(i))]
     results.append(("every page after the title page shows its number", [f"page {p}" for p in unnumbered]))
 
-    results.append(("no text runs off the page", words_off_page(pdf)))
+    results.append(("no text runs off the page (code included)", words_off_page(pdf)))
+
+    with open(pdf, "rb") as f:
+        raw = f.read()
+    uris = [u.decode("latin-1") for u in re.findall(rb"/URI\s*\(([^)]*)\)", raw)]
+    results.append(("no link points at a local file (file://)", sorted({u for u in uris if not re.match(r"https?:|mailto:", u)})))
+
+    info = run("pdfinfo", pdf).decode("utf-8", "replace")
+    meta = {k: v.strip() for k, v in re.findall(r"^(\w+):\s*(.*)$", info, re.M)}
+    results.append(("the PDF names its title, author and date",
+                    [k for k in ("Title", "Author", "CreationDate") if not meta.get(k)]))
+    results.append(("the title page gives the version and the date",
+                    [] if re.search(r"Version \S+ · \d{4}-\d\d-\d\d", page_texts[0]) else ["no 'Version X · YYYY-MM-DD' on page 1"]))
 
     for alt, labels in svg_labels(book_html):
         found = [l for l in labels if l in flat]

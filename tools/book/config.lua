@@ -9,7 +9,8 @@ local M = {
   course_files = {},      -- every course/*.ini, in order (for the solutions appendix)
   exercises_dir = "exercises",
   solutions_dir = "solutions",
-  exercise_url = "../exercises/",  -- link prefix for exercise files, relative to build/book.html
+  exercise_url = "exercises/",  -- link prefix for exercise files, from the repository root (site.py
+                                -- makes it relative to the site; print.lua unlinks it)
   depfile = nil,          -- where to write make's dependency list
   target = nil,           -- the part being made (the depfile's target)
   strict = false,         -- book-check: an exercise not stated in its chapter is an error

@@ -5,6 +5,7 @@ local course = require("course")
 local errors = require("errors")
 local config = require("config")
 local files = require("files")
+local autocode = require("autocode")
 
 local M = { stated = {}, stated_at = {} }
 
@@ -49,7 +50,8 @@ local function box(e, label, inner)
     pandoc.Div({ pandoc.Para(head) }, pandoc.Attr("", { "exercise-head" })),
     pandoc.Div({ pandoc.Para(meta) }, pandoc.Attr("", { "exercise-meta" })),
   })
-  blocks:extend(markdown_blocks(e.task))
+  -- Plain task text gets its identifiers in code font (autocode.lua); Markdown is kept.
+  blocks:extend(markdown_blocks(autocode.markdown(e.task)))
   blocks:extend(inner)
   blocks:insert(pandoc.Div({ pandoc.Para(run) }, pandoc.Attr("", { "exercise-run" })))
   return pandoc.Div(blocks, pandoc.Attr(id, { "exercise" }))

@@ -3,6 +3,7 @@
 local files = require("files")
 local errors = require("errors")
 local config = require("config")
+local plotmeta = require("plotmeta")
 
 local M = {}
 
@@ -30,11 +31,19 @@ function M.Image(img)
       .. "save it under figures/ and refer to it by path")
     return nil
   end
+  local plot = src:match("^build/figures/([%w_%-]+)%.svg$")
   if files.exists(src) then
     files.note(src)
+    if plot then
+      -- A plot's caption says where its data was measured: GPU, driver, clock, date, file.
+      local where = plotmeta.sentence(M.plot_csv("figures/plots/" .. plot .. ".gp"))
+      if where ~= "" then
+        img.caption:extend({ pandoc.Space(), pandoc.Str(where) })
+        return img
+      end
+    end
     return nil
   end
-  local plot = src:match("^build/figures/([%w_%-]+)%.svg$")
   if plot then
     local script = "figures/plots/" .. plot .. ".gp"
     local csv = M.plot_csv(script)

@@ -1,5 +1,6 @@
 -- mathfrac.lua: filter part that rewrites \frac{a}{b} as a/b in TeX math, because Pandoc's
--- HTML text math (the only kind both browsers and WeasyPrint show offline) cannot stack it.
+-- HTML text math (the only kind both browsers and WeasyPrint show offline) cannot stack it,
+-- and \mathtt{word} as \texttt{word}, which it shows as one word in code font.
 
 local M = {}
 
@@ -58,9 +59,19 @@ function M.linearise(tex)
   return table.concat(out)
 end
 
+-- \mathtt{bins\_per\_block} comes out of Pandoc's HTML math one letter per <code>; \texttt
+-- gives one <code> for the whole word.
+function M.monospace(tex)
+  return (tex:gsub("\\mathtt%s*{", "\\texttt{"))
+end
+
 function M.Math(m)
-  if m.text:find("frac", 1, true) then
-    m.text = M.linearise(m.text)
+  local text = M.monospace(m.text)
+  if text:find("frac", 1, true) then
+    text = M.linearise(text)
+  end
+  if text ~= m.text then
+    m.text = text
     return m
   end
 end

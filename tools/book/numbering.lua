@@ -104,7 +104,13 @@ function M.Pandoc(doc)
         return nil
       end
       figures = figures + 1
-      local label = "Figure " .. (config.kind == "front" and "" or (config.number .. ".")) .. figures .. ":"
+      local number = (config.kind == "front" and "" or (config.number .. ".")) .. figures
+      local label = "Figure " .. number .. ":"
+      -- An id to link to ("Figure 2.1" in the text becomes a link to #fig-2-1, see xref.lua).
+      if img.identifier == "" then
+        img.identifier = "fig-" .. number:gsub("%.", "-")
+      end
+      img.attributes["book-figure"] = number
       img.caption:insert(1, pandoc.Space())
       img.caption:insert(1, pandoc.Str(label))
       return p

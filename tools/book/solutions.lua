@@ -30,9 +30,10 @@ local function solution_blocks(e, label)
   })
   local lang = LANG[path:match("%.(%w+)$") or ""] or ""
   local code = table.concat(markers.clean(files.lines(text)), "\n")
+  -- The heading and its file line stay together, and with the listing's start, on paper.
   return {
-    pandoc.Header(3, heading, pandoc.Attr("solution-" .. e.id, { "unnumbered" })),
-    info,
+    pandoc.Div({ pandoc.Header(3, heading, pandoc.Attr("solution-" .. e.id, { "unnumbered" })), info },
+      pandoc.Attr("", { "solution-head" })),
     pandoc.RawBlock("html", "<details class=\"solution\"><summary>Show the solution</summary>"),
     pandoc.CodeBlock(code, pandoc.Attr("", { lang })),
     pandoc.RawBlock("html", "</details>"),

@@ -1,0 +1,192 @@
+/* async_proxy.c: bulk copies and st.async complete at their mbarrier, not at issue: the source may not be rewritten and the destination not read until then; generic writes a copy reads need fence.proxy.async first. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_internal.h"
+
+static bool overlaps(size_t a, size_t an, size_t b, size_t bn) { return a < b + bn && b < a + an; }
+
+void dsm_emu_fence_proxy_async(const char *file, int line)
+{
+    emu_thread *t = emu_me(file, line);
+    t->proxy_fences++;
+}
+
+/* Generic-proxy writes of the source that no fence.proxy.async of their thread followed. */
+static void check_proxy_fence(emu_launch *L, emu_thread *t, emu_cta *sc, size_t soff, uint32_t bytes)
+{
+    uint32_t tid;
+    emu_site wsite;
+    size_t woff;
+    if (!emu_race_unfenced_write(L, sc, soff, bytes, &tid, &wsite, &woff))
+        return;
+    if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,
+                         "cp.async.bulk reads data written by ordinary stores with no fence.proxy.async in between")) {
+        emu_report_who(L, t);
+        emu_report_site("where", t->site);
+        emu_report_line("memory", "rank %u's shared memory, offset 0x%zx, the copy's source", sc->rank, woff);
+        emu_report_line("written", "by thread %u, with no dsm_fence_proxy_async_shared_cta after it:", tid);
+        emu_report_site("", wsite);
+        emu_report_line("why", "bulk copies read through the async proxy, which does not see the generic "
+                               "proxy's writes in order without a proxy fence");
+        emu_report_line("on GPU", "no error: the copy may send stale bytes, rarely and depending on timing");
+        emu_report_line("fix", "every thread that wrote the source calls dsm_fence_proxy_async_shared_cta() "
+                               "after its writes and before the barrier that lets the copy start");
+        emu_report_end();
+    }
+    emu_abort_launch();
+}
+
+/* A copy into memory an earlier copy still fills: the slot was reused before its reader released it. */
+static void check_dst_in_flight(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, uint32_t bytes)
+{
+    emu_cluster *cl = &L->cluster;
+    for (uint32_t i = 0; i < cl->nops; i++) {
+        emu_async_op *op = &cl->ops[i];
+        if (op->done || op->dst_cta != dc->rank || !overlaps(doff, bytes, op->dst_off, op->bytes))
+            continue;
+        if (emu_report_begin(DSM_REPORT_RACE_WRITE_WRITE, dsmErrorRaceDetected,
+                             "a bulk copy into rank %u's shared memory while an earlier copy into the same bytes "
+                             "is still in flight", dc->rank)) {
+            emu_report_who(L, t);
+            emu_report_site("where", t->site);
+            emu_report_line("memory", "rank %u's shared memory, offset 0x%zx (a ring slot reused?)", dc->rank,
+                            doff > op->dst_off ? doff : op->dst_off);
+            emu_report_line("earlier", "copy by rank %u thread %u, not yet completed (nobody waited for it), so "
+                                       "its reader cannot have read it:", op->issuer_cta, op->issuer_tid);
+            emu_report_site("", op->site);
+            emu_report_line("on GPU", "no error: the reader gets the newer chunk, or a mix, in place of the older");
+            emu_report_line("fix", "reuse a slot only after its reader released it: the reader arrives on an "
+                                   "\"empty\" mbarrier of the producer (dsm_mbarrier_arrive_remote) when done, the "
+                                   "producer waits on it (right parity) before the next copy into that slot");
+            emu_report_end();
+        }
+        emu_abort_launch();
+    }
+}
+
+void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu_cta *sc, size_t soff,
+                     const void *val, uint32_t bytes, emu_mbarrier *m)
+{
+    emu_cluster *cl = &L->cluster;
+    check_dst_in_flight(L, t, dc, doff, bytes);
+    if (sc) {
+        check_proxy_fence(L, t, sc, soff, bytes);
+        /* the copy reads its source from now until it completes */
+        if (!emu_race_access(L, t, sc, soff, bytes, DSM_EMU_LD, &t->site))
+            emu_abort_launch();
+    }
+    /* ... and may write the destination at any moment from now on */
+    if (!emu_race_access(L, t, dc, doff, bytes, DSM_EMU_ASYNC_ST, &t->site))
+        emu_abort_launch();
+    if (cl->nops == cl->cap_ops) {
+        cl->cap_ops = cl->cap_ops ? 2 * cl->cap_ops : 16;
+        cl->ops = realloc(cl->ops, cl->cap_ops * sizeof *cl->ops);
+    }
+    emu_async_op *op = &cl->ops[cl->nops++];
+    memset(op, 0, sizeof *op);
+    op->issuer_cta = t->cta->rank;
+    op->issuer_tid = t->tid;
+    op->dst_cta = dc->rank;
+    op->dst_off = doff;
+    op->src_cta = sc ? (int32_t)sc->rank : -1;
+    op->src_off = soff;
+    if (!sc)
+        memcpy(op->val, val, bytes);
+    op->bytes = bytes;
+    op->mbar = (uint32_t)(m - cl->mbars);
+    op->site = t->site;
+    /* what the issuer had done by now is what the completion releases */
+    emu_release(t->cta, op->vc);
+    t->epoch++;
+}
+
+static void complete(emu_launch *L, emu_async_op *op)
+{
+    emu_cluster *cl = &L->cluster;
+    emu_cta *dc = &cl->ctas[op->dst_cta];
+    const unsigned char *from = op->src_cta >= 0 ? emu_smem_ptr(L, &cl->ctas[op->src_cta], op->src_off) : op->val;
+    memmove(emu_smem_ptr(L, dc, op->dst_off), from, op->bytes);
+    op->done = true;
+    emu_mbarrier_complete_tx(L, &cl->mbars[op->mbar], op->bytes, op->vc);
+}
+
+/* Completes, in issue order, the operations in flight on mbarrier `mbar` (or any: -1) that read from or
+ * write into CTA `cta` (or any: -1); whether any completed. */
+static bool complete_where(emu_launch *L, int mbar, int cta)
+{
+    emu_cluster *cl = &L->cluster;
+    bool any = false;
+    for (uint32_t i = 0; i < cl->nops; i++) {
+        emu_async_op *op = &cl->ops[i];
+        if (op->done)
+            continue;
+        if (mbar >= 0 && op->mbar != (uint32_t)mbar)
+            continue;
+        if (cta >= 0 && op->src_cta != cta && op->dst_cta != (uint32_t)cta)
+            continue;
+        if (cta >= 0 && op->dst_cta == (uint32_t)cta) {
+            emu_cta *c = &cl->ctas[cta];
+            if (emu_report_begin(DSM_REPORT_LIFETIME_HAZARD, dsmErrorLaunchFailure,
+                                 "lifetime trap: rank %u exited while a bulk copy into its shared memory was in "
+                                 "flight", c->rank)) {
+                emu_report_line("copy", "issued by rank %u thread %u, %u bytes at offset 0x%zx of rank %u:",
+                                op->issuer_cta, op->issuer_tid, op->bytes, op->dst_off, c->rank);
+                emu_report_site("", op->site);
+                emu_report_line("exit", "rank %u's last thread returned after:", c->rank);
+                emu_report_site("", c->exit_site);
+                emu_report_line("on GPU", "cudaErrorLaunchFailure (719) or a copy into memory that is gone");
+                emu_report_line("fix", "the receiver waits on the mbarrier the copy completes before it exits "
+                                       "(and every CTA passes a final cluster barrier)");
+                emu_report_end();
+            }
+            emu_abort_launch();
+        }
+        complete(L, op);
+        any = true;
+    }
+    /* drop the completed ones from the front */
+    uint32_t k = 0;
+    while (k < cl->nops && cl->ops[k].done)
+        k++;
+    if (k) {
+        memmove(cl->ops, cl->ops + k, (cl->nops - k) * sizeof *cl->ops);
+        cl->nops -= k;
+    }
+    return any;
+}
+
+void emu_async_complete_for_mbarrier(emu_launch *L, uint32_t mbar) { complete_where(L, (int)mbar, -1); }
+bool emu_async_complete_all(emu_launch *L) { return complete_where(L, -1, -1); }
+void emu_async_complete_for_cta(emu_launch *L, uint32_t cta) { complete_where(L, -1, (int)cta); }
+
+void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
+                           const emu_site *site)
+{
+    emu_cluster *cl = &L->cluster;
+    if (!write || !cl->nops)
+        return;
+    for (uint32_t i = 0; i < cl->nops; i++) {
+        emu_async_op *op = &cl->ops[i];
+        if (op->done || op->src_cta != (int32_t)owner->rank ||
+            !overlaps(off, n, op->src_off, op->bytes))
+            continue;
+        if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,
+                             "the source of a bulk copy is rewritten before the copy completed")) {
+            emu_report_who(L, t);
+            emu_report_site("where", *site);
+            emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", owner->rank, off);
+            emu_report_line("copy", "issued by rank %u thread %u, %u bytes into rank %u, still in flight:",
+                            op->issuer_cta, op->issuer_tid, op->bytes, op->dst_cta);
+            emu_report_site("", op->site);
+            emu_report_line("why", "a bulk copy reads its source at some time between its issue and the "
+                                   "completion of its mbarrier phase, not at the issue");
+            emu_report_line("on GPU", "no error: the receiver may get some of the new bytes instead of the old");
+            emu_report_line("fix", "rewrite the source only after the copy completed: after the receiver "
+                                   "waited on its mbarrier and told you so (an arrive on an mbarrier of yours, "
+                                   "or a cluster barrier)");
+            emu_report_end();
+        }
+        emu_abort_launch();
+    }
+}

@@ -1,0 +1,176 @@
+/* pingpong_check.h: runs any chapter 5 ping-pong kernel (pp_*) on random tokens and checks every hop, the outputs it promises and, on the emulator, the barriers it used. */
+#ifndef CH05_PINGPONG_CHECK_H
+#define CH05_PINGPONG_CHECK_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "dsm_host.h"
+#include "dsm_emu_control.h"
+#include "support/test_support.h"
+
+/* One launch of a ping-pong kernel. `with_slots`: the kernel takes the
+ * global-memory slots argument (pp_*_global). */
+typedef struct pp_launch {
+    const char *name;
+    dsm_kernel_t kernel;
+    int with_slots;
+    uint32_t clusters, threads, rounds;
+    int with_trace; /* 0: pass trace = NULL, as the benchmark's timed runs do */
+    int stale_slots; /* 1: each slot starts with the first token its owner will receive */
+} pp_launch;
+
+/* What the launch did, in its busiest cluster: the emulator's counts of
+ * completed barrier phases (zero on a GPU). */
+typedef struct pp_outcome {
+    uint32_t cluster_barrier_phases; /* barrier.cluster phases */
+    uint32_t mbarrier_phases;        /* phases of all its mbarriers together */
+} pp_outcome;
+
+/* The value CTA `rank` must receive in its receipt i: hop 2i (rank 1) or 2i + 1 (rank 0). */
+static inline uint32_t pp_expected(uint32_t first, uint32_t rank, uint32_t i)
+{
+    return first + 2u * i + (1u - rank);
+}
+
+/* Fails the test with CUDA's name for err unless it is dsmSuccess. */
+static inline void pp_expect_success(dsm_error_t err, const char *what, const char *kernel)
+{
+    if (err != dsmSuccess)
+        fail_msg("%s (%s) failed: %s (%s); repeat with DSM_SEED=%u", what, kernel, dsm_error_name(err),
+                 dsm_error_string(err), (unsigned)test_seed());
+}
+
+/* Runs the launch on random first tokens (and garbage in the slots and the
+ * trace), then checks: the launch succeeded with no emulator report; every
+ * receipt of every CTA holds exactly the token of its hop, in order; last[]
+ * holds each CTA's final token. Returns the emulator's counts. */
+static inline pp_outcome pp_run_and_check(const pp_launch *l)
+{
+    uint32_t ctas = 2u * l->clusters;
+    size_t trace_words = (size_t)ctas * l->rounds;
+    uint32_t *first = malloc(l->clusters * sizeof *first);
+    uint32_t *garbage = malloc((trace_words + ctas) * sizeof *garbage);
+    uint32_t *trace = malloc((trace_words + 1) * sizeof *trace);
+    uint32_t *last = malloc(ctas * sizeof *last);
+    unsigned long long *cycles = malloc(ctas * sizeof *cycles);
+    assert_non_null(cycles);
+    assert_non_null(first);
+    assert_non_null(garbage);
+    assert_non_null(trace);
+    assert_non_null(last);
+    test_fill_random_u32(first, l->clusters, 0, UINT32_MAX); /* wraps around sometimes: fine */
+    test_fill_random_u32(garbage, trace_words + ctas, 0, UINT32_MAX);
+    for (uint32_t b = 0; l->stale_slots && b < ctas; ++b)
+        garbage[trace_words + b] = pp_expected(first[b / 2u], b % 2u, 0);
+
+    uint32_t *d_first, *d_slots, *d_trace = NULL, *d_last;
+    unsigned long long *d_cycles;
+    pp_expect_success(dsm_malloc((void **)&d_first, l->clusters * sizeof *d_first), "dsm_malloc", l->name);
+    pp_expect_success(dsm_malloc((void **)&d_slots, ctas * sizeof *d_slots), "dsm_malloc", l->name);
+    pp_expect_success(dsm_malloc((void **)&d_last, ctas * sizeof *d_last), "dsm_malloc", l->name);
+    pp_expect_success(dsm_malloc((void **)&d_cycles, ctas * sizeof *d_cycles), "dsm_malloc", l->name);
+    pp_expect_success(dsm_memcpy_to_device(d_first, first, l->clusters * sizeof *first), "copy", l->name);
+    pp_expect_success(dsm_memcpy_to_device(d_slots, garbage + trace_words, ctas * sizeof *d_slots), "copy",
+                      l->name);
+    pp_expect_success(dsm_memset(d_last, 0, ctas * sizeof *d_last), "dsm_memset", l->name);
+    pp_expect_success(dsm_memset(d_cycles, 0, ctas * sizeof *d_cycles), "dsm_memset", l->name);
+    if (l->with_trace) {
+        pp_expect_success(dsm_malloc((void **)&d_trace, trace_words * sizeof *d_trace), "dsm_malloc", l->name);
+        pp_expect_success(dsm_memcpy_to_device(d_trace, garbage, trace_words * sizeof *d_trace), "copy",
+                          l->name);
+    }
+
+    dsm_launch_config cfg = {DSM_DIM3(ctas, 1, 1), DSM_DIM3(l->threads, 1, 1), DSM_DIM3(2, 1, 1), 0};
+    uint32_t rounds = l->rounds;
+    const uint32_t *first_arg = d_first;
+    void *args_plain[] = {&first_arg, &rounds, &d_trace, &d_last, &d_cycles};
+    void *args_slots[] = {&first_arg, &rounds, &d_slots, &d_trace, &d_last, &d_cycles};
+    dsm_error_t err = dsm_launch_sync(&cfg, l->kernel, l->with_slots ? args_slots : args_plain);
+    if (err != dsmSuccess || (test_on_emulator() && dsm_emu_last_report()->kind != DSM_REPORT_NONE))
+        fail_msg("%s with %u cluster(s) of 2 CTAs x %u threads, %u round trips: launch returned %s, emulator "
+                 "report: %s (above); repeat with DSM_SEED=%u",
+                 l->name, l->clusters, l->threads, l->rounds, dsm_error_name(err),
+                 dsm_report_kind_name(dsm_emu_last_report()->kind), (unsigned)test_seed());
+    pp_outcome out = {dsm_emu_last_cluster_barrier_phases(), dsm_emu_last_mbarrier_phases()};
+
+    pp_expect_success(dsm_memcpy_to_host(last, d_last, ctas * sizeof *last), "copy back", l->name);
+    pp_expect_success(dsm_memcpy_to_host(cycles, d_cycles, ctas * sizeof *cycles), "copy back", l->name);
+    if (l->with_trace)
+        pp_expect_success(dsm_memcpy_to_host(trace, d_trace, trace_words * sizeof *trace), "copy back",
+                          l->name);
+    for (uint32_t b = 0; b < ctas; ++b) {
+        uint32_t c = b / 2u, rank = b % 2u;
+        for (uint32_t i = 0; l->with_trace && i < l->rounds; ++i) {
+            uint32_t want = pp_expected(first[c], rank, i), got = trace[(size_t)b * l->rounds + i];
+            if (got != want)
+                fail_msg("%s: cluster %u, rank %u, receipt %u of %u (hop %u): received %u (0x%08x), the token "
+                         "of that hop is %u (first token %u); repeat with DSM_SEED=%u",
+                         l->name, c, rank, i, l->rounds, 2u * i + (1u - rank), got, got, want, first[c],
+                         (unsigned)test_seed());
+        }
+        if (cycles[b] == 0)
+            fail_msg("%s: cycles[%u] is 0: thread 0 of every CTA writes the clock64 cycles of its hop loop "
+                     "(the benchmark divides them by the hops)", l->name, b);
+        uint32_t want_last = pp_expected(first[c], rank, l->rounds - 1u);
+        if (last[b] != want_last)
+            fail_msg("%s: cluster %u, rank %u: last[%u] = %u, the last token it receives is %u (%s); repeat "
+                     "with DSM_SEED=%u",
+                     l->name, c, rank, b, last[b], want_last, l->with_trace ? "with a trace" : "trace = NULL",
+                     (unsigned)test_seed());
+    }
+
+    dsm_free(d_first);
+    dsm_free(d_slots);
+    dsm_free(d_last);
+    dsm_free(d_cycles);
+    if (d_trace)
+        dsm_free(d_trace);
+    free(first);
+    free(garbage);
+    free(trace);
+    free(last);
+    free(cycles);
+    return out;
+}
+
+/* A random launch: 1 to 3 clusters, 1 to 96 threads, 1 to 8 round trips
+ * (the emulator runs every hop under several schedules: keep it small). */
+static inline pp_launch pp_random_launch(const char *name, dsm_kernel_t kernel, int with_slots)
+{
+    pp_launch l = {name, kernel, with_slots, 1u + test_random_below(3), 1u + test_random_below(96),
+                   1u + test_random_below(8), 1, 0};
+    return l;
+}
+
+/* Runs the launch under the default schedules plus two random ones seeded
+ * from the test's seed (no effect on a GPU), and checks it. */
+static inline pp_outcome pp_run_all_schedules(const pp_launch *l)
+{
+    char spec[96];
+    snprintf(spec, sizeof spec, "asc,desc,random:%u,random:%u,interleave", 1u + test_random_below(1000),
+             1001u + test_random_below(1000));
+    assert_int_equal(dsm_emu_set_schedules(spec), dsmSuccess);
+    pp_outcome o = pp_run_and_check(l);
+    dsm_emu_set_schedules(NULL);
+    return o;
+}
+
+/* On the emulator: fails unless the number of cluster-barrier phases does not
+ * grow with the number of hops (the same for r and 2r round trips), i.e. no
+ * cluster barrier inside the hop loop. */
+static inline void pp_expect_no_cluster_barrier_per_hop(pp_launch l)
+{
+    if (!test_on_emulator())
+        return;
+    l.rounds = 2u + test_random_below(4);
+    uint32_t few = pp_run_and_check(&l).cluster_barrier_phases;
+    l.rounds *= 2u;
+    uint32_t more = pp_run_and_check(&l).cluster_barrier_phases;
+    if (more != few)
+        fail_msg("%s: %u cluster-barrier phases for %u round trips, %u for %u: the hop loop must not use a "
+                 "cluster barrier (dsm_cluster_sync / arrive / wait) in any hop",
+                 l.name, few, l.rounds / 2u, more, l.rounds);
+}
+
+#endif

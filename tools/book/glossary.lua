@@ -1,0 +1,117 @@
+-- glossary.lua: the glossary appendix's terms, and links to them from their first use in each
+-- chapter. A term is a span in a definition list of the glossary chapter:
+--   [CTA]{.term match="CTA|CTAs|thread block"}
+--   :   Cooperative thread array: ...
+-- `match` lists the words or phrases that count as a use (default: the term itself); a phrase
+-- written in lower case also matches with a capital first letter, and a one-word phrase also
+-- matches code with exactly that text (`mapa`).
+
+local phrases = require("phrases")
+local numbering = require("numbering")
+
+local M = {}
+
+local function first_sentence(blocks)
+  local text = pandoc.utils.stringify(blocks[1] or pandoc.Para({}))
+  local s = text:match("^(.-[%.!?])%s") or text
+  if utf8.len(s) and utf8.len(s) > 180 then
+    s = s:sub(1, utf8.offset(s, 178)) .. "…"
+  end
+  return s
+end
+
+local function words(phrase)
+  local out = {}
+  for w in phrase:gmatch("%S+") do
+    table.insert(out, w)
+  end
+  return out
+end
+
+local function term_id(span)
+  if span.identifier ~= "" then
+    return span.identifier
+  end
+  return "term-" .. numbering.slug(pandoc.utils.stringify(span))
+end
+
+-- Every term of the book: { id, title (tooltip), phrases = { {words...}, ... } }; the id of
+-- the chapter that holds them (no links are made inside it); and `doc` with an id on each
+-- term's span and the match attributes gone.
+function M.collect(doc)
+  local terms, chapter, current = {}, nil, nil
+  for _, b in ipairs(doc.blocks) do
+    if b.t == "Header" and b.level == 1 then
+      current = b.identifier
+    elseif b.t == "DefinitionList" then
+      for _, item in ipairs(b.content) do
+        local term, defs = item[1], item[2]
+        for _, el in ipairs(term) do
+          if el.t == "Span" and el.classes:includes("term") then
+            local name = pandoc.utils.stringify(el)
+            local list = {}
+            for alt in (el.attributes["match"] or name):gmatch("[^|]+") do
+              alt = alt:gsub("^%s+", ""):gsub("%s+$", "")
+              table.insert(list, words(alt))
+              local cap = alt:sub(1, 1):upper() .. alt:sub(2)
+              if cap ~= alt then
+                table.insert(list, words(cap))
+              end
+            end
+            table.insert(terms, { id = term_id(el), title = first_sentence(defs[1] or {}), phrases = list })
+            chapter = current
+          end
+        end
+      end
+    end
+  end
+  doc = doc:walk({
+    Span = function(span)
+      if span.classes:includes("term") then
+        span.identifier = term_id(span)
+        span.attributes["match"] = nil
+        return span
+      end
+    end,
+  })
+  return terms, chapter, doc
+end
+
+-- A replace function for phrases.rewrite that links each term once: `used` holds the ids of the
+-- terms already linked (the caller empties it at each chapter).
+function M.replacer(terms, used)
+  local all = {}
+  for _, t in ipairs(terms) do
+    for _, p in ipairs(t.phrases) do
+      table.insert(all, { term = t, words = p })
+    end
+  end
+  table.sort(all, function(a, b) return #a.words > #b.words end)
+  return function(inlines, i)
+    local el = inlines[i]
+    if el.t ~= "Str" and el.t ~= "Code" then
+      return nil
+    end
+    for _, cand in ipairs(all) do
+      if not used[cand.term.id] then
+        local last, open, rest = phrases.match(inlines, i, cand.words)
+        if last then
+          used[cand.term.id] = true
+          local out = pandoc.List()
+          if open ~= "" then
+            out:insert(pandoc.Str(open))
+          end
+          out:insert(pandoc.Link(phrases.slice(inlines, i, last, open, rest), "#" .. cand.term.id,
+            cand.term.title, pandoc.Attr("", { "term" })))
+          if rest ~= "" then
+            out:insert(pandoc.Str(rest))
+          end
+          return last, out
+        end
+      end
+    end
+    return nil
+  end
+end
+
+return M

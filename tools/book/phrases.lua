@@ -1,0 +1,131 @@
+-- phrases.lua: find phrases ("Figure 2.1", "thread block cluster") in running text and replace
+-- them, for xref.lua and glossary.lua. Text inside links, code, math, images and headings is
+-- left alone: only Para and Plain blocks (and figure captions) are searched, and the search
+-- does not enter a Link.
+
+local M = {}
+
+local OPEN = "^([%(%[“‘\"']*)"                  -- punctuation that may come before a phrase
+local CLOSE_OK = { "^$", "^[%.,;:!%?%)%]”’\"']+$", "^[’']s[%.,;:!%?%)%]”’\"']*$" }
+
+-- True when `rest` (what follows a word in its Str) is punctuation or a possessive 's.
+function M.closing(rest)
+  for _, p in ipairs(CLOSE_OK) do
+    if rest:match(p) then
+      return true
+    end
+  end
+  return false
+end
+
+-- Split the Str text `s` into (opening punctuation, word) when `s` starts with `word`
+-- after punctuation; return the remainder as a third value. Case matters.
+function M.split(s, word)
+  local open = s:match(OPEN)
+  local body = s:sub(#open + 1)
+  if body:sub(1, #word) == word then
+    return open, word, body:sub(#word + 1)
+  end
+  return nil
+end
+
+local function is_space(el)
+  return el and (el.t == "Space" or el.t == "SoftBreak")
+end
+
+-- Try to match the words of `phrase` (a list) at position i of `inlines`. Returns the index of
+-- the last element, the opening punctuation and the closing text, or nil. A one-word phrase
+-- also matches a Code element with exactly that text.
+function M.match(inlines, i, phrase)
+  local el = inlines[i]
+  if #phrase == 1 and el.t == "Code" and el.text == phrase[1] then
+    return i, "", ""
+  end
+  if el.t ~= "Str" then
+    return nil
+  end
+  local open, _, rest = M.split(el.text, phrase[1])
+  if not open then
+    return nil
+  end
+  local j = i
+  for k = 2, #phrase do
+    if rest ~= "" or not is_space(inlines[j + 1]) or not inlines[j + 2] or inlines[j + 2].t ~= "Str" then
+      return nil
+    end
+    j = j + 2
+    local o, _, r = M.split(inlines[j].text, phrase[k])
+    if not o or o ~= "" then
+      return nil
+    end
+    rest = r
+  end
+  if not M.closing(rest) then
+    return nil
+  end
+  return j, open, rest
+end
+
+-- The inlines i..j of `inlines` with the opening punctuation cut from the first Str and the
+-- closing text from the last.
+function M.slice(inlines, i, j, open, rest)
+  local out = pandoc.List()
+  for k = i, j do
+    out:insert(inlines[k])
+  end
+  if out[1].t == "Str" then
+    out[1] = pandoc.Str(out[1].text:sub(#open + 1))
+  end
+  if out[#out].t == "Str" and rest ~= "" then
+    local t = out[#out].text
+    out[#out] = pandoc.Str(t:sub(1, #t - #rest))
+  end
+  return out
+end
+
+local DESCEND = { Emph = true, Strong = true, Span = true, Quoted = true, SmallCaps = true,
+  Underline = true, Strikeout = true, Superscript = true, Subscript = true }
+
+-- Rewrite a list of inlines with `replace(inlines, i)`, which returns (last index used,
+-- replacement inlines) or nil; descends into emphasis and spans but never into links, nor
+-- into an element for which `skip(el)` is true.
+function M.rewrite(inlines, replace, skip)
+  local out = pandoc.List()
+  local i = 1
+  while i <= #inlines do
+    local el = inlines[i]
+    local last, repl = replace(inlines, i)
+    if last then
+      out:extend(repl)
+      i = last + 1
+    else
+      if skip and skip(el) then
+        -- left as it is
+      elseif DESCEND[el.t] then
+        el.content = M.rewrite(el.content, replace, skip)
+      elseif el.t == "Image" then  -- a figure's caption is running text too
+        el.caption = M.rewrite(el.caption, replace, skip)
+      end
+      out:insert(el)
+      i = i + 1
+    end
+  end
+  return out
+end
+
+-- Apply `replace` to the running text of `block` (every Para and Plain inside it), in order.
+function M.walk_block(block, replace, skip)
+  local function fix(b)
+    b.content = M.rewrite(b.content, replace, skip)
+    return b
+  end
+  if block.t == "Para" or block.t == "Plain" then
+    return fix(block)
+  end
+  if block.t == "Header" or block.t == "CodeBlock" or block.t == "RawBlock" then
+    return block
+  end
+  return block:walk({ Para = fix, Plain = fix })
+end
+
+return M

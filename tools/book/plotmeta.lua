@@ -1,0 +1,97 @@
+-- plotmeta.lua: where a plot's data was measured (GPU, driver, SM clock, date), read from its
+-- CSV's columns gpu, driver, sm_clock_mhz and date (first data row), with summary.json in the
+-- CSV's folder filling what the CSV lacks; figures.lua adds it to the plot's caption.
+
+local files = require("files")
+
+local M = {}
+
+-- Split one CSV line into fields ("a,""b"",c" quoting as in RFC 4180).
+function M.split_csv(line)
+  local out, i, n = {}, 1, #line
+  while i <= n + 1 do
+    if line:sub(i, i) == '"' then
+      local buf, j = {}, i + 1
+      while j <= n do
+        local c = line:sub(j, j)
+        if c == '"' and line:sub(j + 1, j + 1) == '"' then
+          table.insert(buf, '"')
+          j = j + 2
+        elseif c == '"' then
+          j = j + 1
+          break
+        else
+          table.insert(buf, c)
+          j = j + 1
+        end
+      end
+      table.insert(out, table.concat(buf))
+      i = line:find(",", j, true) or n + 1
+      i = i + 1
+    else
+      local j = line:find(",", i, true) or n + 1
+      table.insert(out, line:sub(i, j - 1))
+      i = j + 1
+    end
+  end
+  return out
+end
+
+local KEYS = { "gpu", "driver", "sm_clock_mhz", "date" }
+
+-- { gpu=, driver=, sm_clock_mhz=, date= } (any may be nil) for the CSV at `path`.
+function M.read(path)
+  local meta = {}
+  local text = files.read(path)
+  if text then
+    local lines = {}
+    for _, l in ipairs(files.lines(text)) do
+      if not l:match("^%s*#") and l:match("%S") then  -- comments, as gnuplot skips them
+        table.insert(lines, l)
+      end
+    end
+    local head, row = M.split_csv(lines[1] or ""), M.split_csv(lines[2] or "")
+    for k, name in ipairs(head) do
+      name = name:gsub("^%s+", ""):gsub("%s+$", "")
+      if row[k] and row[k] ~= "" then
+        meta[name] = row[k]
+      end
+    end
+  end
+  local summary = files.exists(pandoc.path.join({ pandoc.path.directory(path), "summary.json" }))
+    and files.read(pandoc.path.join({ pandoc.path.directory(path), "summary.json" }))
+  if summary then
+    for _, key in ipairs(KEYS) do
+      if not meta[key] then
+        meta[key] = summary:match('"' .. key .. '"%s*:%s*"([^"]*)"') or summary:match('"' .. key .. '"%s*:%s*([%d%.]+)')
+      end
+    end
+  end
+  return meta
+end
+
+-- The sentence for a caption: "Measured on NVIDIA H200 (driver …, SM clock 1980 MHz), 2026-11-29;
+-- data: bench/results/x.csv." Empty when the CSV names no GPU.
+function M.sentence(path)
+  local m = M.read(path)
+  if not m.gpu then
+    return ""
+  end
+  local details = {}
+  if m.driver then
+    table.insert(details, "driver " .. m.driver)
+  end
+  if m.sm_clock_mhz then
+    table.insert(details, "SM clock " .. m.sm_clock_mhz .. " MHz")
+  end
+  local s = "Measured on " .. m.gpu
+  if #details > 0 then
+    s = s .. " (" .. table.concat(details, ", ") .. ")"
+  end
+  if m.date then
+    s = s .. ", " .. m.date:sub(1, 10)
+  end
+  return s .. "; data: " .. path .. "."
+end
+
+return M

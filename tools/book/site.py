@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""site.py: split the book (one HTML fragment written by Pandoc) into the multi-page site:
+index.html (title page, preface, contents) and one page per chapter and appendix, with a
+sidebar, previous/next links, a search index, copy buttons and figures that open full size.
+The fragment starts with the title page (<header class="title-page">, fragment.html).
+Usage: site.py BOOK_FRAGMENT.html SITE_DIR --version V --date D --highlight-css FILE [--repo-root DIR]"""
+
+import argparse
+import html
+import json
+import os
+import re
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+H1 = re.compile(r"<h1\b[^>]*>.*?</h1>", re.S)
+ID_ATTR = re.compile(r'\bid="([^"]+)"')
+TAG = re.compile(r"<[^>]+>")
+MIN_LABEL_PX = 9        # smallest figure label a phone may show; narrower figures scroll instead
+
+
+BLOCK_TAG = re.compile(r"</?(?:p|div|li|h\d|pre|tr|td|th|br|dd|dt|dl|figure|figcaption|table|ul|ol|"
+                       r"blockquote|details|summary|nav|header)\b[^>]*>")
+
+
+def text_of(fragment):
+    """Visible text of an HTML fragment, whitespace collapsed (inline tags join their words)."""
+    return " ".join(html.unescape(TAG.sub("", BLOCK_TAG.sub(" ", fragment))).split())
+
+
+def heading_parts(h):
+    """(id, number, title text, classes) of an <hN> element."""
+    m = re.match(r'<h\d\b([^>]*)>(.*)</h\d>', h, re.S)
+    attrs, inner = m.group(1), m.group(2)
+    ident = (ID_ATTR.search(attrs) or [None, ""])[1]
+    classes = (re.search(r'class="([^"]*)"', attrs) or [None, ""])[1].split()
+    num = re.search(r'<span\s+class="header-section-number">([^<]*)</span>', inner)
+    title = text_of(re.sub(r'<span\s+class="header-section-number">[^<]*</span>', "", inner))
+    return ident, num.group(1) if num else "", title, classes
+
+
+class Page:
+    def __init__(self, name, body):
+        self.name, self.body = name, body
+        first = H1.search(body)
+        self.id, self.number, self.title, _ = heading_parts(first.group(0)) if first else ("", "", "", [])
+        self.ids = set(ID_ATTR.findall(body))
+        self.sections = [heading_parts(h) for h in re.findall(r"<h2\b[^>]*>.*?</h2>", body, re.S)]
+
+    def label(self):
+        """'3 The lifetime trap' / 'A Solutions' / the title alone."""
+        return f"{self.number} {self.title}".strip()
+
+
+def split_pages(fragment):
+    """The front part (until the first numbered h1) is index.html; each numbered h1 starts a page."""
+    starts = [m.start() for m in H1.finditer(fragment) if "header-section-number" in m.group(0)]
+    if not starts:
+        return [Page("index.html", fragment)]
+    pages = [Page("index.html", fragment[:starts[0]])]
+    for a, b in zip(starts, starts[1:] + [len(fragment)]):
+        page = Page("", fragment[a:b])
+        page.name = page.id + ".html"
+        pages.append(page)
+    return pages
+
+
+def rewrite_links(pages, repo_prefix):
+    """#id links to another page become page.html#id; links to repository files (written from
+    the repository root) get the path from the site folder to the root."""
+    where = {}
+    for p in pages:
+        for i in p.ids:
+            where.setdefault(i, p)
+    for p in pages:
+        def fix(m):
+            href = html.unescape(m.group(1))
+            if href.startswith("#"):
+                target = where.get(href[1:])
+                if target is None or target is p:
+                    return m.group(0)
+                if target.id == href[1:]:
+                    return f'href="{target.name}"'
+                return f'href="{target.name}{html.escape(href, quote=True)}"'
+            if re.match(r"^[a-z][a-z0-9+.-]*:", href) or href.startswith("/"):
+                return m.group(0)
+            return f'href="{html.escape(repo_prefix + href, quote=True)}"'
+        p.body = re.sub(r'href="([^"]*)"', fix, p.body)
+
+
+def svg_fonts(path):
+    """(width in px, smallest font size) of an SVG figure, or (0, 0)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            svg = f.read(400000)
+    except OSError:
+        return 0, 0
+    m = re.search(r'<svg\b[^>]*\bwidth="([\d.]+)', svg)
+    sizes = [float(s) for s in re.findall(r'font-size[=:]\s*"?([\d.]+)', svg)]
+    if not m or not sizes:
+        return 0, 0
+    return float(m.group(1)), min(sizes)
+
+
+def place_figures(pages, site, repo_root):
+    """Copy every image into site/img/ and make each figure open full size when clicked."""
+    os.makedirs(os.path.join(site, "img"), exist_ok=True)
+    copied = {}
+
+    def copy(src):
+        if src not in copied:
+            name = os.path.basename(src)
+            if name in copied.values():
+                name = src.replace("/", "-")
+            shutil.copyfile(os.path.join(repo_root, src), os.path.join(site, "img", name))
+            copied[src] = name
+        return "img/" + copied[src]
+
+    def figure(m):
+        fig = m.group(0)
+        src = re.search(r'<img src="([^"]+)"', fig).group(1)
+        if src.startswith("data:"):
+            return fig
+        local = copy(html.unescape(src))
+        width, font = svg_fonts(os.path.join(repo_root, html.unescape(src)))
+        # The width at which the smallest label is MIN_LABEL_PX (at most the figure's own width);
+        # check_browser.py reads data-min-font.
+        least = int(min(width, width * MIN_LABEL_PX / font) + 0.5) if width else 0
+        style = f' style="min-width: {least}px" data-min-font="{font:g}"' if width else ""
+        fig = fig.replace(f'src="{src}"', f'src="{local}"{style}', 1)
+        fig = re.sub(r"(<img\b[^>]*>)", lambda i: f'<a class="figure-open" href="{local}" '
+                     f'title="Open the figure full size">{i.group(1)}</a>', fig, count=1)
+        return fig.replace("<figure>", '<figure class="scroll-x">', 1)
+
+    for p in pages:
+        p.body = re.sub(r"<figure>.*?</figure>", figure, p.body, flags=re.S)
+        p.body = re.sub(r'<img src="(?!img/|data:)([^"]+)"',
+                        lambda m: f'<img src="{copy(html.unescape(m.group(1)))}"', p.body)
+
+
+def wrap_tables(pages):
+    """Tables scroll sideways on a narrow screen instead of breaking identifiers mid-word;
+    identifiers in cells may break after :: . _ / or inside camelCase only."""
+    def cell_code(m):
+        code = re.sub(r"(::|\.|_|/)(?=[^<])", r"\1<wbr>", m.group(1))
+        code = re.sub(r"([a-z])(?=[A-Z])", r"\1<wbr>", code)
+        return f"<code>{code}</code>"
+
+    def table(m):
+        t = re.sub(r"<code>([^<]*)</code>", cell_code, m.group(0))
+        return f'<div class="scroll-x">{t}</div>'
+
+    for p in pages:
+        p.body = re.sub(r"<table\b.*?</table>", table, p.body, flags=re.S)
+
+
+def search_entries(page):
+    """One entry per section (the text from one h1/h2/h3 to the next) of a page."""
+    out = []
+    parts = re.split(r"(<h[123]\b[^>]*>.*?</h[123]>)", page.body, flags=re.S)
+    head = ("", page.title or "Preface")
+    for chunk in parts:
+        if re.match(r"<h[123]\b", chunk):
+            ident, num, title, _ = heading_parts(chunk)
+            head = (ident, f"{num} {title}".strip())
+            continue
+        text = text_of(chunk)
+        if text or head[0]:
+            out.append({"u": page.name + (f"#{head[0]}" if head[0] else ""), "t": head[1],
+                        "p": page.label() or "Preface", "x": text})
+    return out
+
+
+def sidebar(pages, current):
+    items = []
+    for p in pages:
+        label = html.escape(p.label() if p.name != "index.html" else "Preface and contents")
+        num = ""
+        if p.number:
+            num = f'<span class="num">{html.escape(p.number)}</span> '
+            label = html.escape(p.title)
+        cls = ' class="current"' if p is current else ""
+        sub = ""
+        if p is current and p.sections:
+            subs = "".join(f'<li><a href="#{html.escape(i, quote=True)}">'
+                           + (f'<span class="num">{html.escape(n)}</span> ' if n else "")
+                           + f"{html.escape(t)}</a></li>" for i, n, t, _ in p.sections)
+            sub = f"<ul>{subs}</ul>"
+        items.append(f'<li{cls}><a href="{p.name}">{num}{label}</a>{sub}</li>')
+    return "<ul>" + "".join(items) + "</ul>"
+
+
+def prev_next(pages, i):
+    links = []
+    if i > 0:
+        p = pages[i - 1]
+        links.append(f'<a class="prev" rel="prev" href="{p.name}"><span>Previous</span>'
+                     f'{html.escape(p.label() or "Preface")}</a>')
+    if i + 1 < len(pages):
+        p = pages[i + 1]
+        links.append(f'<a class="next" rel="next" href="{p.name}"><span>Next</span>{html.escape(p.label())}</a>')
+    return '<nav class="prev-next" aria-label="Previous and next chapter">' + "".join(links) + "</nav>"
+
+
+def contents(pages):
+    """The full table of contents for index.html: chapters with their sections."""
+    rows = []
+    for p in pages[1:]:
+        subs = "".join(f'<li><a href="{p.name}#{html.escape(i, quote=True)}"><span class="num">'
+                       f'{html.escape(n)}</span> {html.escape(t)}</a></li>'
+                       for i, n, t, _ in p.sections if n)
+        rows.append(f'<li><a href="{p.name}"><span class="num">{html.escape(p.number)}</span> '
+                    f'{html.escape(p.title)}</a>' + (f"<ul>{subs}</ul>" if subs else "") + "</li>")
+    return '<nav id="book-contents" class="contents"><h2 id="contents">Contents</h2><ul>' + "".join(rows) + "</ul></nav>"
+
+
+def render(page, pages, i, args, template):
+    title = args.title if page.name == "index.html" else f"{page.label()} · {args.title}"
+    body = page.body
+    if page.name == "index.html":
+        sub = f'<p class="subtitle">{html.escape(args.subtitle)}</p>' if args.subtitle else ""
+        body = (f'<header class="title-page"><h1 class="title">{html.escape(args.title)}</h1>{sub}'
+                f'<p class="version">Version {html.escape(args.version)} · {html.escape(args.date)}</p>'
+                f"</header>{body}{contents(pages)}")
+    return (template.replace("{{title}}", html.escape(title))
+            .replace("{{book-title}}", html.escape(args.title.split(":")[0]))
+            .replace("{{version}}", html.escape(args.version))
+            .replace("{{date}}", html.escape(args.date))
+            .replace("{{sidebar}}", sidebar(pages, page))
+            .replace("{{prev-next}}", prev_next(pages, i))
+            .replace("{{body}}", body))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("fragment")
+    ap.add_argument("site")
+    ap.add_argument("--version", default="unversioned")
+    ap.add_argument("--date", default="")
+    ap.add_argument("--highlight-css", required=True)
+    ap.add_argument("--repo-root", default=".")
+    args = ap.parse_args()
+
+    with open(args.fragment, encoding="utf-8") as f:
+        fragment = f.read()
+    with open(os.path.join(HERE, "site.html"), encoding="utf-8") as f:
+        template = f.read()
+    if os.path.isdir(args.site):
+        shutil.rmtree(args.site)
+    os.makedirs(args.site)
+
+    head = re.match(r'\s*<header class="title-page">(.*?)</header>', fragment, re.S)
+    if not head:
+        sys.exit(f"site.py: {args.fragment} does not start with <header class=\"title-page\">")
+    fragment = fragment[head.end():]
+    args.title = text_of((re.search(r'<h1 class="title">(.*?)</h1>', head.group(1), re.S) or [0, ""])[1])
+    args.subtitle = text_of((re.search(r'<p class="subtitle">(.*?)</p>', head.group(1), re.S) or [0, ""])[1])
+    pages = split_pages(fragment)
+    repo_prefix = os.path.relpath(args.repo_root, args.site).replace(os.sep, "/") + "/"
+    rewrite_links(pages, repo_prefix)
+    place_figures(pages, args.site, args.repo_root)
+    wrap_tables(pages)
+
+    index = [e for p in pages for e in search_entries(p)]
+    with open(os.path.join(args.site, "search-index.js"), "w", encoding="utf-8") as f:
+        f.write("/* search-index.js: made by tools/book/site.py; one entry per section. */\n")
+        f.write("window.BOOK_SEARCH_INDEX = " + json.dumps(index, ensure_ascii=False) + ";\n")
+    for name in ("book.css", "site.css", "book.js"):
+        shutil.copyfile(os.path.join(HERE, name), os.path.join(args.site, name))
+    shutil.copyfile(args.highlight_css, os.path.join(args.site, "highlight.css"))
+    for i, p in enumerate(pages):
+        with open(os.path.join(args.site, p.name), "w", encoding="utf-8") as f:
+            f.write(render(p, pages, i, args, template))
+    print(f"site: {len(pages)} pages, {len(index)} search entries in {args.site}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# emu_twins.sh: what an H200 does with the emulator's buggy test twins (wrong counts, stale reads, error 719,
+# hangs, compute-sanitizer findings), next to their fixed twins; one text file per case under OUTDIR.
+# Usage: tools/gpu/emu_twins.sh OUTDIR   (a Hopper GPU and nvcc; about 3 minutes)
+# The same driver linked with the emulator (EMU=1) prints the emulator's report kind for each case instead.
+set -uo pipefail
+out=${1:?usage: emu_twins.sh OUTDIR}
+mkdir -p "$out"
+cd "$(dirname "$0")/../.."
+export PATH=/usr/local/cuda/bin:$PATH
+cm=""
+if [ ! -f /usr/include/cmocka.h ] && ls .deps/*.deb >/dev/null 2>&1; then
+  mkdir -p /tmp/cmocka && for d in .deps/*.deb; do dpkg -x "$d" /tmp/cmocka; done
+  cm="CMOCKA_PREFIX=/tmp/cmocka"
+fi
+b=build/twins
+mkdir -p "$b"
+kernels="plain async_ring flags"
+if [ "${EMU:-0}" = 1 ]; then
+  export TWINS_REPEATS=${TWINS_REPEATS:-1}
+  make --no-print-directory runtime >/dev/null || exit 1
+  for k in $kernels; do
+    gcc -std=c11 -g -O1 -D_GNU_SOURCE -Iruntime -x c -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 \
+      -DDSM_UNIT=tw_$k -c tests/runtime/kernels/$k.cu -o $b/$k.emu.o || exit 1
+  done
+  gcc -std=c11 -g -O1 -D_GNU_SOURCE -Iruntime -c tests/runtime/twins/twins_main.c -o $b/main.emu.o &&
+  gcc $b/main.emu.o $(for k in $kernels; do echo $b/$k.emu.o; done) build/libdsm_emu.a -lm -o $b/twins || exit 1
+else
+  make --no-print-directory runtime-cuda $cm >/dev/null || exit 1
+  for k in $kernels; do
+    nvcc -gencode=arch=compute_90a,code=sm_90a -O3 -lineinfo -Iruntime -c tests/runtime/kernels/$k.cu -o $b/$k.o || exit 1
+  done
+  gcc -std=c11 -g -O2 -D_GNU_SOURCE -DDSM_BACKEND_CUDA -Iruntime -I/usr/local/cuda/include \
+    -c tests/runtime/twins/twins_main.c -o $b/main.o &&
+  nvcc -gencode=arch=compute_90a,code=sm_90a $b/main.o $(for k in $kernels; do echo $b/$k.o; done) build/libdsm_cuda.a \
+    -o $b/twins || exit 1
+fi
+
+# case [tool]: runs one case (a hang is killed after 15 s; 20 launches, TWINS_REPEATS), under compute-sanitizer
+# when a tool is named.
+run() {
+  local c=$1 tool=${2:-} f rc
+  f=$out/$c${tool:+.$tool}.txt
+  if [ -n "$tool" ]; then
+    [ "${EMU:-0}" = 1 ] && return 0
+    # one launch is enough for a sanitizer, and keeps the whole script under four minutes
+    TWINS_REPEATS=1 timeout 40 compute-sanitizer --tool "$tool" --print-limit 5 "$b/twins" "$c" > "$f" 2>&1; rc=$?
+  else
+    timeout 15 "$b/twins" "$c" > "$f" 2>&1; rc=$?
+  fi
+  [ $rc -eq 124 ] && echo "result: killed after the time limit (the kernel hangs)" >> "$f"
+  echo "exit status $rc" >> "$f"
+  printf '%-28s %-10s %s\n' "$c" "${tool:-run}" "$(grep -E '^(launch|result):|SUMMARY' "$f" | tail -n 2 | tr '\n' ' ')"
+}
+
+{
+  echo "# emu_twins on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null || echo 'the emulator'), $(date -u +%FT%TZ)"
+  for c in histogram_plain histogram_atomic publish_relaxed publish_release inbox_writers_relaxed inbox_writers_release \
+           mixed_writer_relaxed mixed_writer_release \
+           uninitialised initialised copy_unguarded copy_guarded read_after_exit read_with_final_barrier \
+           store_before_start store_after_barrier warp_handoff_nowait warp_handoff_wait \
+           ring_0 ring_1 ring_2 ring_3 ring_4 ring_5 pingpong_release pingpong_relaxed pingpong_wrong_value \
+           flag_handoff_release flag_handoff_relaxed volatile_fenced volatile_unfenced; do
+    run "$c"
+  done
+  # what the sanitizers say about the buggy twins whose bug they can see
+  for c in histogram_plain publish_relaxed warp_handoff_nowait ring_1; do run "$c" racecheck; done
+  for c in copy_unguarded read_after_exit uninitialised; do run "$c" memcheck; done
+  run uninitialised initcheck
+} | tee "$out/SUMMARY.txt"
