@@ -1,0 +1,24 @@
+# ch06-ring-sweep.gp: make bench's ch06_exchange family: the bulk-copy ring's bytes crossing between SMs per second against ring depth, per chunk size (clusters of 2, 544 threads).
+# csv: bench/results/bench-h200/ch06-ring-sweep.csv
+# Columns: 5 cluster, 6 stages, 7 chunk_bytes, 8 threads, 11 launch, 16 crossing_tbps.
+#   gnuplot -e "csv='build/bench/latest/ch06-ring-sweep.csv'; out='x.svg'" figures/plots/ch06-ring-sweep.gp
+set terminal svg size 760,400 fixed enhanced font "DejaVu Sans,13" background rgb "white"
+set output out
+set datafile separator ","
+set datafile columnheaders
+set logscale x 2
+set xrange [0.8:10]
+set xtics ("1" 1, "2" 2, "4" 4, "8" 8) nomirror
+set ytics nomirror
+set yrange [0:*]
+set xlabel "ring depth (slots)"
+set ylabel "TB/s crossing between SMs (median)"
+set grid ytics lc rgb "#d5d9e0"
+set border 3
+set key outside right top vertical
+pick(c) = $5 == 2 && $8 == 544 && $7 == c && strcol(11) eq "cudaSuccess" ? $16 : NaN
+# the first, invisible curve holds every row, so that a run without these shapes (the dry run) still plots
+plot csv using 6:(strcol(11) eq "cudaSuccess" ? $16 : NaN) with points ps 0 lc rgb "white" notitle, \
+     '' using 6:(pick(8192)) with linespoints lw 2 pt 7 lc rgb "#8cc0ef" title "8 KB chunks", \
+     '' using 6:(pick(16384)) with linespoints lw 2 pt 5 lc rgb "#3b8fd9" title "16 KB chunks", \
+     '' using 6:(pick(32768)) with linespoints lw 2 pt 9 lc rgb "#1f5f99" title "32 KB chunks"

@@ -1,0 +1,178 @@
+/* test_xchg_vec.c: ch06.xchg_vec: the careful tile exchange moves every byte right for every pattern and cluster size, on both paths, with one cluster barrier per exchange. */
+#include <stdlib.h>
+#include <string.h>
+#include "dsm_host.h"
+#include "dsm_emu_control.h"
+#include "support/test_support.h"
+
+DSM_DECLARE_KERNEL(xchg_vec_dsmem);
+DSM_DECLARE_KERNEL(xchg_vec_gmem);
+
+enum pattern { NEIGHBOUR, PERMUTATION, ALL_TO_ALL };
+static const char *const pattern_name[] = {"neighbour", "permutation", "all-to-all"};
+
+/* Fills table[r * n + j] with the rank chunk j of rank r's next tile comes from. */
+static void make_pattern(int *table, int n, enum pattern p)
+{
+    int perm[16];
+    /* a random derangement: every CTA reads from another one */
+    for (;;) {
+        for (int r = 0; r < n; ++r)
+            perm[r] = r;
+        for (int r = n - 1; r > 0; --r) {
+            int k = (int)test_random_below((uint32_t)r + 1), t = perm[r];
+            perm[r] = perm[k];
+            perm[k] = t;
+        }
+        int fixed = 0;
+        for (int r = 0; r < n; ++r)
+            fixed |= perm[r] == r;
+        if (!fixed)
+            break;
+    }
+    for (int r = 0; r < n; ++r)
+        for (int j = 0; j < n; ++j)
+            table[r * n + j] = p == NEIGHBOUR ? (r + 1) % n : p == PERMUTATION ? perm[r] : (r + j) % n;
+}
+
+/* The CPU reference: iters exchanges of the tiles (words) of every cluster. */
+static void reference(uint32_t *tiles, size_t blocks, int n, const int *table, size_t tile_words, int iters)
+{
+    size_t cw = tile_words / (size_t)n, bytes = blocks * tile_words * sizeof(uint32_t);
+    uint32_t *next = malloc(bytes);
+    for (int it = 0; it < iters; ++it) {
+        for (size_t b = 0; b < blocks; ++b) {
+            size_t r = b % (size_t)n, first = b - r;
+            for (int j = 0; j < n; ++j)
+                memcpy(&next[b * tile_words + (size_t)j * cw],
+                       &tiles[(first + (size_t)table[r * (size_t)n + (size_t)j]) * tile_words + (size_t)j * cw],
+                       cw * sizeof(uint32_t));
+        }
+        memcpy(tiles, next, bytes);
+    }
+    free(next);
+}
+
+/* Runs one path and checks every word of every tile; fails with the
+ * configuration on any difference. Returns the emulator's count of cluster
+ * barrier phases (0 on a GPU). */
+static unsigned run_exchange(int gmem, enum pattern p, int n, int clusters, int tile_bytes, int threads, int iters)
+{
+    size_t blocks = (size_t)n * (size_t)clusters, words = blocks * (size_t)tile_bytes / 4;
+    size_t bytes = words * sizeof(uint32_t);
+    int table[16 * 16];
+    make_pattern(table, n, p);
+    uint32_t *host_in = malloc(bytes), *expected = malloc(bytes), *host_out = malloc(bytes);
+    test_fill_random_u32(host_in, words, 0, UINT32_MAX);
+    memcpy(expected, host_in, bytes);
+    reference(expected, blocks, n, table, (size_t)tile_bytes / 4, iters);
+
+    void *in, *out, *scratch, *chunk_src;
+    assert_int_equal(dsm_malloc(&in, bytes), dsmSuccess);
+    assert_int_equal(dsm_malloc(&out, bytes), dsmSuccess);
+    assert_int_equal(dsm_malloc(&scratch, 2 * bytes), dsmSuccess);
+    assert_int_equal(dsm_malloc(&chunk_src, sizeof table), dsmSuccess);
+    assert_int_equal(dsm_memcpy_to_device(in, host_in, bytes), dsmSuccess);
+    assert_int_equal(dsm_memcpy_to_device(chunk_src, table, sizeof table), dsmSuccess);
+    assert_int_equal(dsm_memset(out, 0xFF, bytes), dsmSuccess);
+    assert_int_equal(dsm_memset(scratch, 0, 2 * bytes), dsmSuccess);
+
+    dsm_kernel_t k = gmem ? DSM_KERNEL(xchg_vec_gmem) : DSM_KERNEL(xchg_vec_dsmem);
+    if (n > 8)
+        assert_int_equal(dsm_func_set_non_portable_cluster_size_allowed(k, 1), dsmSuccess);
+    dsm_launch_config cfg = {DSM_DIM3(blocks, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1),
+                             (size_t)tile_bytes * (gmem ? 1u : 2u)};
+    void *args[] = {&in, &out, &chunk_src, &tile_bytes, &iters, &scratch};
+    dsm_error_t err = dsm_launch_sync(&cfg, k, args);
+    if (err != dsmSuccess)
+        fail_msg("xchg_vec_%s, %s, clusters of %d, %d B tiles, %d threads, %d exchanges: %s (%s)",
+                 gmem ? "gmem" : "dsmem", pattern_name[p], n, tile_bytes, threads, iters, dsm_error_name(err),
+                 dsm_error_string(err));
+    unsigned phases = 0;
+    if (test_on_emulator()) {
+        assert_string_equal(dsm_report_kind_name(dsm_emu_last_report()->kind), "none");
+        phases = dsm_emu_last_cluster_barrier_phases();
+    }
+    assert_int_equal(dsm_memcpy_to_host(host_out, out, bytes), dsmSuccess);
+    for (size_t i = 0; i < words; ++i)
+        if (host_out[i] != expected[i]) {
+            print_error("xchg_vec_%s, %s, clusters of %d, %d B tiles, %d threads, %d exchanges: first wrong word "
+                        "%zu (CTA %zu)\n", gmem ? "gmem" : "dsmem", pattern_name[p], n, tile_bytes, threads, iters,
+                        i, i / ((size_t)tile_bytes / 4));
+            break;
+        }
+    assert_u32_array_equal(expected, host_out, words);
+    dsm_free(in);
+    dsm_free(out);
+    dsm_free(scratch);
+    dsm_free(chunk_src);
+    free(host_in);
+    free(expected);
+    free(host_out);
+    return phases;
+}
+
+/* A tile size of 16 * n * m bytes, m in [1, max_m]. */
+static int tile_for(int n, int max_m) { return 16 * n * (1 + (int)test_random_below((uint32_t)max_m)); }
+
+static void test_xchg_vec_dsmem_moves_every_byte_for_all_three_patterns(void **state)
+{
+    (void)state;
+    for (int p = NEIGHBOUR; p <= ALL_TO_ALL; ++p)
+        for (int n = 2; n <= 4; ++n)
+            run_exchange(0, (enum pattern)p, n, 2, tile_for(n, 12), 64, 1 + (int)test_random_below(4));
+}
+
+static void test_xchg_vec_gmem_moves_every_byte_for_all_three_patterns(void **state)
+{
+    (void)state;
+    for (int p = NEIGHBOUR; p <= ALL_TO_ALL; ++p)
+        for (int n = 2; n <= 4; ++n)
+            run_exchange(1, (enum pattern)p, n, 2, tile_for(n, 12), 64, 1 + (int)test_random_below(4));
+}
+
+static void test_xchg_vec_both_paths_handle_clusters_of_8_and_16(void **state)
+{
+    (void)state;
+    for (int gmem = 0; gmem <= 1; ++gmem) {
+        run_exchange(gmem, PERMUTATION, 8, 1, tile_for(8, 3), 32, 3);
+        run_exchange(gmem, ALL_TO_ALL, 16, 1, tile_for(16, 2), 32, 2);
+        run_exchange(gmem, NEIGHBOUR, 16, 1, 16 * 16, 32, 3);
+    }
+}
+
+/* Tiles larger than the block (several loads per thread) and smaller than it
+ * (idle threads), odd and even numbers of exchanges. */
+static void test_xchg_vec_tiles_larger_and_smaller_than_the_block(void **state)
+{
+    (void)state;
+    for (int gmem = 0; gmem <= 1; ++gmem) {
+        run_exchange(gmem, NEIGHBOUR, 2, 2, 16 * 2 * 300, 96, 3);
+        run_exchange(gmem, ALL_TO_ALL, 4, 1, 16 * 4 * 5, 128, 2);
+        run_exchange(gmem, PERMUTATION, 3, 2, 16 * 3 * 41, 64, 0);
+    }
+}
+
+/* One exchange needs one cluster barrier: more is wasted time on the GPU. */
+static void test_xchg_vec_uses_one_cluster_barrier_per_exchange(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    int iters = 3 + (int)test_random_below(4);
+    unsigned dsmem = run_exchange(0, ALL_TO_ALL, 4, 1, 16 * 4 * 8, 64, iters);
+    unsigned gmem = run_exchange(1, ALL_TO_ALL, 4, 1, 16 * 4 * 8, 64, iters);
+    if (dsmem > (unsigned)iters + 1 || gmem > (unsigned)iters + 1)
+        fail_msg("%d exchanges took %u cluster barriers on DSMEM and %u through global memory: at most %d each",
+                 iters, dsmem, gmem, iters + 1);
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_xchg_vec_dsmem_moves_every_byte_for_all_three_patterns),
+    cmocka_unit_test(test_xchg_vec_gmem_moves_every_byte_for_all_three_patterns),
+    cmocka_unit_test(test_xchg_vec_both_paths_handle_clusters_of_8_and_16),
+    cmocka_unit_test(test_xchg_vec_tiles_larger_and_smaller_than_the_block),
+    cmocka_unit_test(test_xchg_vec_uses_one_cluster_barrier_per_exchange),
+};
+
+DSM_TEST_MAIN(tests)
