@@ -40,6 +40,9 @@ size_t fit_cluster_share(size_t bytes, int cluster_size)
 /* Largest dynamic shared memory a launch may use without the attribute. */
 #define FIT_CLUSTER_DEFAULT_DYNAMIC_SMEM ((size_t)48 * 1024)
 
+/* Largest a block may opt in to on Hopper (227 KB): asking for more is an API error. */
+#define FIT_CLUSTER_MAX_DYNAMIC_SMEM ((size_t)227 * 1024)
+
 dsm_error_t fit_cluster_plan(dsm_kernel_t kernel, int threads, size_t bytes, cluster_plan *plan)
 {
     if (kernel == NULL || plan == NULL || bytes == 0 || threads < 1 || threads > 1024)

@@ -40,14 +40,17 @@ size_t fit_cluster_share(size_t bytes, int cluster_size)
 /* Largest dynamic shared memory a launch may use without the attribute. */
 #define FIT_CLUSTER_DEFAULT_DYNAMIC_SMEM ((size_t)48 * 1024)
 
+/* Largest a block may opt in to on Hopper (227 KB): asking for more is an API error. */
+#define FIT_CLUSTER_MAX_DYNAMIC_SMEM ((size_t)227 * 1024)
+
 // BEGIN SOLUTION
 /* Opts kernel in to a dynamic shared memory of `share` bytes when it needs it. */
 static dsm_error_t allow_share(dsm_kernel_t kernel, size_t share)
 {
     if (share <= FIT_CLUSTER_DEFAULT_DYNAMIC_SMEM)
         return dsmSuccess;
-    if (share > (size_t)0x7fffffff)
-        return dsmErrorInvalidValue;
+    if (share > FIT_CLUSTER_MAX_DYNAMIC_SMEM)
+        return dsmErrorInvalidValue; /* no block may have it: do not even ask */
     return dsm_func_set_max_dynamic_smem(kernel, (int)share);
 }
 
