@@ -353,6 +353,9 @@ bool emu_globals_compare(const unsigned char *a, const unsigned char *b, char *m
 bool emu_globals_find_poison(const unsigned char *before, char *msg, size_t n);
 size_t emu_globals_bytes(void);
 int emu_kernel_max_dynamic_smem(const struct dsm_emu_kernel *k);
+
+/* 0 after dsm_emu_set_verbose(0): reports are recorded but not printed. */
+int emu_report_verbose(void);
 int emu_kernel_non_portable(const struct dsm_emu_kernel *k);
 dsm_error_t emu_take_pending_error(void);
 /* Whether [p, p+n) lies in one dsm_malloc allocation. */

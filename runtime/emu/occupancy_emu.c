@@ -38,6 +38,10 @@ dsm_error_t dsm_occupancy_max_potential_cluster_size(int *size, dsm_kernel_t ker
         return dsmErrorInvalidValue;
     if (!k)
         return dsmErrorInvalidDeviceFunction;
+    if (cfg->dynamic_smem_bytes > (size_t)emu_kernel_max_dynamic_smem(k)) {
+        *size = 0; /* what an H200 answers: no cluster of this block could launch */
+        return dsmSuccess;
+    }
     return dsm_model_occupancy_max_potential_cluster_size(dsm_model_default(), emu_kernel_non_portable(k), block_threads(cfg),
                                                           kernel_static_smem(k) + cfg->dynamic_smem_bytes, 0, size);
 }

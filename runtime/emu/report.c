@@ -51,6 +51,8 @@ const dsm_report *dsm_emu_last_report(void) { return &last_report; }
 
 void dsm_emu_set_verbose(int v) { verbose = v; }
 
+int emu_report_verbose(void) { return verbose; }
+
 static void append(const char *fmt, va_list ap)
 {
     if (report_len >= REPORT_CAP - 1)

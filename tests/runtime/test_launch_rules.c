@@ -108,6 +108,21 @@ static void test_launch_rules_occupancy_queries_answer_for_the_h200_model(void *
     assert_int_equal(n, 8);
 }
 
+static void test_launch_rules_occupancy_queries_answer_0_above_the_kernels_dynamic_smem_limit(void **state)
+{
+    (void)state;
+    if (!on_emulator())
+        skip(); /* the H200 answered 0 as well (chapter 4); the GPU test would need its own kernel state */
+    int n = -1;
+    dsm_launch_config cfg = cluster_cfg(2, 128, 2, 64 * 1024);
+    /* big_cluster never raised its limit: 64 KB of dynamic shared memory cannot launch. */
+    assert_int_equal(dsm_occupancy_max_potential_cluster_size(&n, DSM_KERNEL(big_cluster), &cfg), dsmSuccess);
+    assert_int_equal(n, 0);
+    n = -1;
+    assert_int_equal(dsm_occupancy_max_active_clusters(&n, DSM_KERNEL(big_cluster), &cfg), dsmSuccess);
+    assert_int_equal(n, 0);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_launch_rules_cluster_dims_must_divide_the_grid),
     cmocka_unit_test(test_launch_rules_more_than_8_ctas_need_the_non_portable_attribute),
@@ -115,5 +130,6 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_launch_rules_over_48KB_dynamic_needs_the_attribute_and_227KB_is_the_limit),
     cmocka_unit_test(test_launch_rules_a_16_by_1024_thread_cluster_runs),
     cmocka_unit_test(test_launch_rules_occupancy_queries_answer_for_the_h200_model),
+    cmocka_unit_test(test_launch_rules_occupancy_queries_answer_0_above_the_kernels_dynamic_smem_limit),
 };
 RUNTIME_TEST_MAIN(tests)
