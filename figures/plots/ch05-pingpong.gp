@@ -33,5 +33,5 @@ name(k) = k eq "seed_dsmem" ? "seed: cluster barrier" : \
           k eq "flag_release" ? "flag, release/acquire" : \
           k eq "flag_gmem" ? "global flag, .gpu" : k
 plot csv using 0:10:(colour(strcol(6))):xtic(name(strcol(5))) with boxes lc rgb variable, \
-     '' using 0:10:11:12 with yerrorbars lc rgb "#1d1f23" pt -1, \
+     '' using 0:11:(0):($12-$11) with vectors heads size screen 0.008,90 lc rgb "#1d1f23", \
      '' using 0:12:(sprintf("%.0f", $10)) with labels offset 0,0.8 font "DejaVu Sans,11"
