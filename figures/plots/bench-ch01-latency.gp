@@ -1,7 +1,8 @@
 # bench-ch01-latency.gp: the latency ladder of make bench's ch01_latency family: cycles per dependent load, median with min-max bars.
 # csv: bench/results/bench-h200/ch01_latency.csv
 # Columns (bench/families/ch01_latency.c): 5 level, 7 cycles_per_load (median), 8 min, 9 max, 12 cluster_size.
-# One row per level: local, DSMEM in a cluster of 2, L2, HBM, then DSMEM in clusters of 4, 8, 16.
+# One bar per row, in the CSV's order: local, DSMEM in clusters of 2, 4, 8, 16, L2, HBM.
+# Chapter 1 shows it drawn from the committed H200 run (build/figures/bench-ch01-latency.svg).
 # Output out: an SVG. make bench runs it on each run folder's ch01_latency.csv (bench/driver/plots.sh):
 #   gnuplot -e "csv='build/bench/latest/ch01_latency.csv'; out='build/bench/latest/bench-ch01-latency.svg'" figures/plots/bench-ch01-latency.gp
 set terminal svg size 820,380 fixed enhanced font "DejaVu Sans,13" background rgb "white"

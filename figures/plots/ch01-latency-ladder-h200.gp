@@ -1,6 +1,8 @@
 # ch01-latency-ladder-h200.gp: bar chart of the latency ladder measured on an H200 by the retired bench/ch01/latency_ladder.c (now make bench's ch01_latency family).
 # Input csv: bench/results/ch01-latency-ladder-h200.csv (the program's CSV: column 6 the level,
 #   column 8 the median cycles per load; the first four rows are the first run).
+# Kept as history with its CSV: chapter 1 now shows bench-ch01-latency.gp, drawn from
+#   bench/results/bench-h200/ch01_latency.csv (2026-12-01), and no longer this plot.
 # Output out: build/figures/ch01-latency-ladder-h200.svg; mk/book.mk runs it only when the CSV exists:
 #   gnuplot -e "csv='bench/results/ch01-latency-ladder-h200.csv'; out='build/figures/ch01-latency-ladder-h200.svg'" ch01-latency-ladder-h200.gp
 set terminal svg size 720,360 fixed enhanced font "DejaVu Sans,13" background rgb "white"
