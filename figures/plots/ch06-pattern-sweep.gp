@@ -7,6 +7,7 @@ set terminal svg size 760,400 fixed enhanced font "DejaVu Sans,13" background rg
 set output out
 set datafile separator ","
 set datafile columnheaders
+set datafile missing NaN
 set logscale x 2
 set xrange [1.7:19]
 set xtics ("2" 2, "4" 4, "8" 8, "16" 16) nomirror

@@ -6,6 +6,7 @@ set terminal svg size 760,400 fixed enhanced font "DejaVu Sans,13" background rg
 set output out
 set datafile separator ","
 set datafile columnheaders
+set datafile missing NaN
 set logscale x 2
 set xrange [0.8:10]
 set xtics ("1" 1, "2" 2, "4" 4, "8" 8) nomirror
@@ -16,9 +17,10 @@ set ylabel "TB/s crossing between SMs (median)"
 set grid ytics lc rgb "#d5d9e0"
 set border 3
 set key outside right top vertical
+# rows are not in stage order (the steps table's ring comes first): smooth unique sorts each curve by depth
 pick(c) = $5 == 2 && $8 == 544 && $7 == c && strcol(11) eq "cudaSuccess" ? $16 : NaN
 # the first, invisible curve holds every row, so that a run without these shapes (the dry run) still plots
 plot csv using 6:(strcol(11) eq "cudaSuccess" ? $16 : NaN) with points ps 0 lc rgb "white" notitle, \
-     '' using 6:(pick(8192)) with linespoints lw 2 pt 7 lc rgb "#8cc0ef" title "8 KB chunks", \
-     '' using 6:(pick(16384)) with linespoints lw 2 pt 5 lc rgb "#3b8fd9" title "16 KB chunks", \
-     '' using 6:(pick(32768)) with linespoints lw 2 pt 9 lc rgb "#1f5f99" title "32 KB chunks"
+     '' using 6:(pick(8192)) smooth unique with linespoints lw 2 pt 7 lc rgb "#8cc0ef" title "8 KB chunks", \
+     '' using 6:(pick(16384)) smooth unique with linespoints lw 2 pt 5 lc rgb "#3b8fd9" title "16 KB chunks", \
+     '' using 6:(pick(32768)) smooth unique with linespoints lw 2 pt 9 lc rgb "#1f5f99" title "32 KB chunks"

@@ -6,8 +6,10 @@ set terminal svg size 760,400 fixed enhanced font "DejaVu Sans,13" background rg
 set output out
 set datafile separator ","
 set datafile columnheaders
+set datafile missing NaN
 set logscale x 2
-set xtics nomirror
+set xrange [3.3:78]
+set xtics ("4" 4, "8" 8, "16" 16, "32" 32, "64" 64) nomirror
 set ytics nomirror
 set yrange [0:*]
 set xlabel "tile size (KB)"
