@@ -80,9 +80,10 @@ book-plots: $(BOOK_PLOTS)
 
 # One rule per plot script, each with its own CSV (see book_plot_csv).
 define book_plot_rule
-build/figures/$(basename $(notdir $1)).svg: $1 $2 | book-deps
+build/figures/$(basename $(notdir $1)).svg: $1 $2 tools/book/svg_resolve_current_color.py | book-deps
 	@mkdir -p $$(@D)
-	$$(GNUPLOT) -e "csv='$2'; out='$$@'" $1
+	$$(GNUPLOT) -e "csv='$2'; out='$$@.tmp'" $1
+	$$(PYTHON) tools/book/svg_resolve_current_color.py $$@.tmp && mv $$@.tmp $$@
 endef
 $(foreach g,$(BOOK_PLOT_GPS),$(eval $(call book_plot_rule,$g,$(call book_plot_csv,$g))))
 

@@ -337,6 +337,20 @@ test_make_book_fails_on_a_deleted_marker_naming_file_and_marker() {
         has "src/regions.cu" err.txt && has "'outer'" err.txt
 }
 
+test_plot_points_print_in_the_pdf_without_current_color() {
+    # gnuplot draws points as <use> of markers painted with currentColor, which
+    # WeasyPrint cannot resolve; the plot rule inlines them with their colour.
+    printf 'x,y\n1,2\n2,3\n' > pts.csv &&
+        gnuplot -e "set terminal svg; set output 'pts.svg'; set datafile separator ','; \
+                    plot 'pts.csv' using 1:2 every ::1 with linespoints pt 7 lc rgb '#1f5f99'" 2>err.txt &&
+        grep -q "<use xlink:href='#gpPt" pts.svg &&
+        python3 "$ROOT/tools/book/svg_resolve_current_color.py" pts.svg 2>>err.txt &&
+        ! sed -n '/<\/defs>/,$p' pts.svg | grep -q "<use xlink:href='#gpPt" &&
+        grep -q "fill='rgb( 31,  95, 153)'\|stroke='rgb( 31,  95, 153)'" pts.svg &&
+        printf '<html><body><img src="pts.svg"></body></html>' > pts.html &&
+        weasyprint pts.html pts.pdf 2>>err.txt && [ -s pts.pdf ]
+}
+
 tests=$(declare -F | awk '{print $3}' | grep '^test_')
 [ $# -gt 0 ] && tests=$1
 for t in $tests; do
