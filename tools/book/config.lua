@@ -16,6 +16,7 @@ local M = {
   strict = false,         -- book-check: an exercise not stated in its chapter is an error
 }
 
+-- Split text into words (runs of non-space).
 local function words(s)
   local out = {}
   for w in s:gmatch("%S+") do
@@ -60,5 +61,7 @@ function M.load(meta)
   M.strict = (get("book-strict") or "") == "true"
   return meta
 end
+
+M.words = words
 
 return M

@@ -9,14 +9,7 @@ local function width(s)
   return utf8.len(s) or #s
 end
 
--- Split text into words (runs of non-space).
-local function words_of(s)
-  local out = {}
-  for w in s:gmatch("%S+") do
-    table.insert(out, w)
-  end
-  return out
-end
+local words_of = require("config").words
 
 -- Fill words into lines: the first starts with `first`, the others with `rest`; `limit` columns.
 -- A word longer than a line gets a line of its own.
