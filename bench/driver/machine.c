@@ -31,6 +31,11 @@ void machine_describe_host(bench_machine *m)
     /* The tree measured: a learner's SRC=exercises run is only comparable with
      * the same kernels, so a modified tree says so. */
     first_line_of("git describe --always --dirty=+dirty --abbrev=12 2>/dev/null", m->commit, sizeof m->commit);
+    /* A copy of the tree without its history (a lent GPU machine) is told the
+     * commit it was copied from. */
+    const char *told = getenv("BENCH_COMMIT");
+    if (told && told[0])
+        snprintf(m->commit, sizeof m->commit, "%s", told);
     if (m->commit[0] == '\0')
         snprintf(m->commit, sizeof m->commit, "unknown");
 }

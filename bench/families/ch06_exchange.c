@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "xchg_patterns.h"
 
 DSM_DECLARE_KERNEL(xchg_seed_dsmem);
 DSM_DECLARE_KERNEL(xchg_seed_gmem);
@@ -41,8 +42,6 @@ DSM_DECLARE_KERNEL(ring_push);
 #define SEED_DSMEM_TBPS 0.61
 #define SEED_GMEM_TBPS 0.40
 
-enum pattern { NEIGHBOUR, PERMUTATION, ALL_TO_ALL };
-static const char *const pattern_name[] = {"neighbour", "permutation", "all-to-all"};
 
 /* How big and how often: set once from bench_dry() / bench_quick(). */
 typedef struct plan {
@@ -196,26 +195,14 @@ static result seed_run(bench *b, const plan *p, int gmem, int threads, int clust
 
 /* ---- 2. the careful exchange ---- */
 
+static uint32_t rng_below(uint32_t k)
+{
+    return rng_u32() % k;
+}
+
 static void make_pattern(int *table, int n, enum pattern pat)
 {
-    int perm[16];
-    for (;;) {      /* a random derangement, so that every CTA reads another one */
-        for (int r = 0; r < n; ++r)
-            perm[r] = r;
-        for (int r = n - 1; r > 0; --r) {
-            int k = (int)(rng_u32() % (uint32_t)(r + 1)), t = perm[r];
-            perm[r] = perm[k];
-            perm[k] = t;
-        }
-        int fixed = 0;
-        for (int r = 0; r < n; ++r)
-            fixed |= perm[r] == r;
-        if (!fixed)
-            break;
-    }
-    for (int r = 0; r < n; ++r)
-        for (int j = 0; j < n; ++j)
-            table[r * n + j] = pat == NEIGHBOUR ? (r + 1) % n : pat == PERMUTATION ? perm[r] : (r + j) % n;
+    xchg_make_pattern(table, n, pat, rng_below);
 }
 
 typedef struct vec_ctx {
@@ -354,7 +341,7 @@ static int ring_check(bench *b, void *vctx)
         for (size_t w = 0; w < c->chunk_words; ++w) {
             uint32_t want = 0;
             for (int m = 0; m <= c->stages; ++m)
-                want += weight[m] * src[4 * (size_t)m + w];
+                want += weight[m] * src[32 * (size_t)m + w];
             if (got[blk * c->chunk_words + w] != want) {
                 bench_fail(b, "%s: CTA %zu, word %zu of its sum: got 0x%08x, want 0x%08x", c->what, blk, w,
                            got[blk * c->chunk_words + w], want);
@@ -372,7 +359,7 @@ static result ring_run(bench *b, const plan *p, int n, int stages, int chunk_byt
 {
     result r = {0};
     dsm_kernel_t k = DSM_KERNEL(ring_push);
-    size_t smem = (size_t)(stages + 1) * (size_t)chunk_bytes + 16 * (size_t)stages;
+    size_t smem = (size_t)(stages + 1) * (size_t)chunk_bytes + 128 * (size_t)stages;
     if (n > 8)
         dsm_func_set_non_portable_cluster_size_allowed(k, 1);
     if (smem > 48 * 1024)
@@ -386,7 +373,7 @@ static result ring_run(bench *b, const plan *p, int n, int stages, int chunk_byt
     }
     r.clusters = p->dry ? 1 : r.max_clusters;
     size_t blocks = (size_t)n * (size_t)r.clusters;
-    size_t src_words = (size_t)chunk_bytes / 4 + 4 * (size_t)stages, chunk_words = (size_t)chunk_bytes / 4;
+    size_t src_words = (size_t)chunk_bytes / 4 + 32 * (size_t)stages, chunk_words = (size_t)chunk_bytes / 4;
     int nchunks = p->dry ? 2 * stages + 1 : (int)(p->target_bytes / ((double)chunk_bytes * (double)blocks));
     if (nchunks < 4 * stages)
         nchunks = 4 * stages;
@@ -487,7 +474,7 @@ static int ring_point(bench *b, const plan *p, bench_csv *csv, bests *best, int 
 {
     if (p->dry) {
         chunk = 256;
-        threads = 64;
+        threads = 96;
     }
     result r = ring_run(b, p, n, stages, chunk, threads);
     ring_row(b, csv, n, stages, chunk, threads, &r);
@@ -615,35 +602,36 @@ int bench_family_ch06_exchange(bench *b)
     bench_csv *ring_csv = bench_csv_open(b, "ch06-ring-sweep", RING_HEADER);
     {
         step *st = &steps[nsteps++];
-        st->name = "bulk-copy ring, 4 stages of 32 KB, 544 threads";
+        st->name = "bulk-copy ring, 4 stages of 32 KB, 576 threads";
         st->has_gmem = 0;
-        if (!ring_point(b, &p, ring_csv, &best, 2, 4, 32768, 544, &st->r[0]))
+        if (!ring_point(b, &p, ring_csv, &best, 2, 4, 32768, 576, &st->r[0]))
             broken = 1;
         TRACK(st->r[0]);
     }
 
     /* 3. the ring's sweeps: depth x chunk size, cluster size, threads */
-    int depths[] = {1, 2, 4, 8}, chunks[] = {8192, 16384, 32768};
-    for (int d = 0; d < 4 && !broken; ++d)
+    int depths[] = {1, 2, 4, 6, 8}, chunks[] = {8192, 16384, 32768};
+    for (int d = 0; d < 5 && !broken; ++d)
         for (int c = 0; c < 3 && !broken; ++c) {
             if ((p.quick || p.dry) && (d == 0 || c == 0))
                 continue;
-            if (depths[d] * chunks[c] > 160 * 1024 || (depths[d] == 4 && chunks[c] == 32768))
+            if ((size_t)(depths[d] + 1) * (size_t)chunks[c] + 128 * (size_t)depths[d] > 227 * 1024 ||
+                (depths[d] == 4 && chunks[c] == 32768))
                 continue;   /* does not fit in 227 KB with its source; 4 x 32 KB is the step above */
             result r;
-            broken |= !ring_point(b, &p, ring_csv, &best, 2, depths[d], chunks[c], 544, &r);
+            broken |= !ring_point(b, &p, ring_csv, &best, 2, depths[d], chunks[c], 576, &r);
             TRACK(r);
         }
     int ring_clusters[] = {4, 8, 16};
     for (int i = 0; i < 3 && !broken; ++i) {
         result r;
-        broken |= !ring_point(b, &p, ring_csv, &best, ring_clusters[i], 4, 16384, 544, &r);
+        broken |= !ring_point(b, &p, ring_csv, &best, ring_clusters[i], 6, 16384, 576, &r);
         TRACK(r);
     }
-    int ring_threads[] = {288, 1024};
+    int ring_threads[] = {320, 1024};
     for (int i = 0; i < 2 && !broken && !p.quick; ++i) {
         result r;
-        broken |= !ring_point(b, &p, ring_csv, &best, 2, 4, 32768, ring_threads[i], &r);
+        broken |= !ring_point(b, &p, ring_csv, &best, 2, 6, 16384, ring_threads[i], &r);
         TRACK(r);
     }
     bench_csv_close(ring_csv);

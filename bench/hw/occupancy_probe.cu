@@ -1,7 +1,7 @@
 /* occupancy_probe.cu: measures cudaOccupancyMaxActiveClusters / MaxPotentialClusterSize on a real GPU, as CSV beside the device model's predictions. */
 /*
  * Rows (column "set"):
- *   anchor            every row of ../shared/anchors/occupancy-h200.md (column anchor_clusters)
+ *   anchor            every row of bench/results/anchors/occupancy-h200.md (column anchor_clusters)
  *   sweep_1024t_64k   cluster sizes 1..16, 1024 threads, 64 KB dynamic (2 CTAs per SM)
  *   sweep_128t_100k   cluster sizes 1..16, 128 threads, 100 KB dynamic (2 CTAs per SM)
  *   sweep_1024t_160k  cluster sizes 1..16, 1024 threads, 160 KB dynamic (1 CTA per SM)

@@ -10,13 +10,13 @@
  * The contract (the tests check exactly this):
  *
  * Launch: a 1-D grid of clusters of n CTAs (2 <= n <= 16, 1-D), blockDim.x a
- * multiple of 32 and at least 64; 1 <= stages <= 8; chunk_bytes a positive
- * multiple of 16 with chunk_bytes <= 128 * (blockDim.x - 32); nchunks >= 1;
- * dynamic shared memory of (stages + 1) * chunk_bytes + 16 * stages bytes.
+ * multiple of 32 and at least 96; 1 <= stages <= 8; chunk_bytes a positive
+ * multiple of 16 with chunk_bytes <= 128 * (blockDim.x - 64); nchunks >= 1;
+ * dynamic shared memory of (stages + 1) * chunk_bytes + 128 * stages bytes.
  *
- * Input: CTA b owns src_bytes = chunk_bytes + 16 * stages bytes of in, starting
+ * Input: CTA b owns src_bytes = chunk_bytes + 128 * stages bytes of in, starting
  * at byte b * src_bytes. Its stream is nchunks chunks: chunk k is the chunk_bytes
- * that start 16 * (k mod (stages + 1)) bytes into its src_bytes (so chunk k and
+ * that start 128 * (k mod (stages + 1)) bytes into its src_bytes (so chunk k and
  * chunk k + stages never hold the same bytes).
  *
  * Transfer: the CTA of rank r sends its stream to the CTA of rank (r + 1) mod n

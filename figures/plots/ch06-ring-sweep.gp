@@ -1,4 +1,4 @@
-# ch06-ring-sweep.gp: make bench's ch06_exchange family: the bulk-copy ring's bytes crossing between SMs per second against ring depth, per chunk size (clusters of 2, 544 threads).
+# ch06-ring-sweep.gp: make bench's ch06_exchange family: the bulk-copy ring's bytes crossing between SMs per second against ring depth, per chunk size (clusters of 2, 576 threads).
 # csv: bench/results/bench-h200/ch06-ring-sweep.csv
 # Columns: 5 cluster, 6 stages, 7 chunk_bytes, 8 threads, 11 launch, 16 crossing_tbps.
 #   gnuplot -e "csv='build/bench/latest/ch06-ring-sweep.csv'; out='x.svg'" figures/plots/ch06-ring-sweep.gp
@@ -9,7 +9,7 @@ set datafile columnheaders
 set datafile missing NaN
 set logscale x 2
 set xrange [0.8:10]
-set xtics ("1" 1, "2" 2, "4" 4, "8" 8) nomirror
+set xtics ("1" 1, "2" 2, "4" 4, "6" 6, "8" 8) nomirror
 set ytics nomirror
 set yrange [0:*]
 set xlabel "ring depth (slots)"
@@ -18,7 +18,7 @@ set grid ytics lc rgb "#d5d9e0"
 set border 3
 set key outside right top vertical
 # rows are not in stage order (the steps table's ring comes first): smooth unique sorts each curve by depth
-pick(c) = $5 == 2 && $8 == 544 && $7 == c && strcol(11) eq "cudaSuccess" ? $16 : NaN
+pick(c) = $5 == 2 && $8 == 576 && $7 == c && strcol(11) eq "cudaSuccess" ? $16 : NaN
 # the first, invisible curve holds every row, so that a run without these shapes (the dry run) still plots
 plot csv using 6:(strcol(11) eq "cudaSuccess" ? $16 : NaN) with points ps 0 lc rgb "white" notitle, \
      '' using 6:(pick(8192)) smooth unique with linespoints lw 2 pt 7 lc rgb "#8cc0ef" title "8 KB chunks", \

@@ -10,13 +10,13 @@
  * The contract (the tests check exactly this):
  *
  * Launch: a 1-D grid of clusters of n CTAs (2 <= n <= 16, 1-D), blockDim.x a
- * multiple of 32 and at least 64; 1 <= stages <= 8; chunk_bytes a positive
- * multiple of 16 with chunk_bytes <= 128 * (blockDim.x - 32); nchunks >= 1;
- * dynamic shared memory of (stages + 1) * chunk_bytes + 16 * stages bytes.
+ * multiple of 32 and at least 96; 1 <= stages <= 8; chunk_bytes a positive
+ * multiple of 16 with chunk_bytes <= 128 * (blockDim.x - 64); nchunks >= 1;
+ * dynamic shared memory of (stages + 1) * chunk_bytes + 128 * stages bytes.
  *
- * Input: CTA b owns src_bytes = chunk_bytes + 16 * stages bytes of in, starting
+ * Input: CTA b owns src_bytes = chunk_bytes + 128 * stages bytes of in, starting
  * at byte b * src_bytes. Its stream is nchunks chunks: chunk k is the chunk_bytes
- * that start 16 * (k mod (stages + 1)) bytes into its src_bytes (so chunk k and
+ * that start 128 * (k mod (stages + 1)) bytes into its src_bytes (so chunk k and
  * chunk k + stages never hold the same bytes).
  *
  * Transfer: the CTA of rank r sends its stream to the CTA of rank (r + 1) mod n
@@ -48,8 +48,8 @@ __global__ void ring_push(const uint4 *in, uint32_t *out, int chunk_bytes, int s
     unsigned char *src = ring + (size_t)stages * (size_t)chunk_bytes;
     uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank();
     uint32_t right = (rank + 1u) % n, left = (rank + n - 1u) % n;
-    int src_units = chunk_bytes / 16 + stages, units = chunk_bytes / 16;
-    int tid = (int)threadIdx.x, consumers = (int)blockDim.x - 32;
+    int src_units = chunk_bytes / 16 + 8 * stages, units = chunk_bytes / 16;
+    int tid = (int)threadIdx.x, consumers = (int)blockDim.x - 64;
 
     const uint4 *my_in = in + (size_t)blockIdx.x * (size_t)src_units;
     for (int u = tid; u < src_units; u += (int)blockDim.x)
@@ -75,13 +75,15 @@ __global__ void ring_push(const uint4 *in, uint32_t *out, int chunk_bytes, int s
             int s = k % stages, round = k / stages;
             if (round > 0)  /* the receiver released this slot's previous chunk (round - 1) */
                 dsm_mbarrier_wait_parity(&empty[s], (uint32_t)(round - 1) & 1u);
-            dsm_cp_async_bulk_shared_cluster(peer_ring + (uint32_t)(s * chunk_bytes), src + 16 * (k % (stages + 1)),
+            dsm_cp_async_bulk_shared_cluster(peer_ring + (uint32_t)(s * chunk_bytes), src + 128 * (k % (stages + 1)),
                                              (uint32_t)chunk_bytes, peer_full + 8u * (uint32_t)s);
         }
-    } else if (tid == 1) {
-        /* the forwarder: once all my consumers are done with a slot that will be
-         * used again, re-arm its full barrier and release it to my left neighbour
-         * with ONE remote arrive (not one per consumer thread) */
+    } else if (tid == 32) {
+        /* the forwarder, alone in warp 1 (beside the producer in warp 0 it would
+         * take turns with the producer's spin): once all my consumers are done
+         * with a slot that will be used again, re-arm its full barrier and
+         * release it to my left neighbour with ONE remote arrive (not one per
+         * consumer thread) */
         uint32_t left_empty = dsm_mapa_shared_cluster(dsm_smem_addr(empty), left);
         for (int k = 0; k + stages < nchunks; ++k) {
             int s = k % stages, round = k / stages;
@@ -89,9 +91,9 @@ __global__ void ring_push(const uint4 *in, uint32_t *out, int chunk_bytes, int s
             dsm_mbarrier_arrive_expect_tx(&full[s], (uint32_t)chunk_bytes);
             dsm_mbarrier_arrive_remote(left_empty + 8u * (uint32_t)s);
         }
-    } else if (tid >= 32) {
+    } else if (tid >= 64) {
         /* the consumer warps: wait for each chunk, fold it in, say so */
-        int c = tid - 32;
+        int c = tid - 64;
         uint32_t acc[RING_MAX_LANES][4];
         for (int i = 0; i < RING_MAX_LANES; ++i)
             acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0u;

@@ -6,10 +6,10 @@
 
 DSM_DECLARE_KERNEL(ring_push);
 
-/* The contract's dynamic shared memory: the ring, the source and 16 bytes per stage. */
+/* The contract's dynamic shared memory: the ring, the source and 128 bytes per stage. */
 static size_t smem_bytes(int chunk_bytes, int stages)
 {
-    return (size_t)(stages + 1) * (size_t)chunk_bytes + 16 * (size_t)stages;
+    return (size_t)(stages + 1) * (size_t)chunk_bytes + 128 * (size_t)stages;
 }
 
 /* Runs ring_push and checks every word of every CTA's weighted sum against the
@@ -17,14 +17,14 @@ static size_t smem_bytes(int chunk_bytes, int stages)
 static unsigned run_ring(int n, int clusters, int chunk_bytes, int stages, int nchunks, int threads)
 {
     size_t blocks = (size_t)n * (size_t)clusters;
-    size_t src_words = (size_t)chunk_bytes / 4 + 4 * (size_t)stages, chunk_words = (size_t)chunk_bytes / 4;
+    size_t src_words = (size_t)chunk_bytes / 4 + 32 * (size_t)stages, chunk_words = (size_t)chunk_bytes / 4;
     uint32_t *host_in = malloc(blocks * src_words * 4), *expected = calloc(blocks * chunk_words, 4);
     uint32_t *host_out = malloc(blocks * chunk_words * 4);
     test_fill_random_u32(host_in, blocks * src_words, 0, UINT32_MAX);
     for (size_t b = 0; b < blocks; ++b) {
         size_t r = b % (size_t)n, left = b - r + (r + (size_t)n - 1) % (size_t)n;
         for (int k = 0; k < nchunks; ++k) {
-            const uint32_t *chunk = host_in + left * src_words + 4 * (size_t)(k % (stages + 1));
+            const uint32_t *chunk = host_in + left * src_words + 32 * (size_t)(k % (stages + 1));
             for (size_t w = 0; w < chunk_words; ++w)
                 expected[b * chunk_words + w] += (uint32_t)(k + 1) * chunk[w];
         }
@@ -74,17 +74,17 @@ static void test_ring_push_delivers_every_chunk_for_ring_depths_1_to_8(void **st
 {
     (void)state;
     for (int stages = 1; stages <= 8; ++stages)
-        run_ring(2, 1, 16 * (1 + (int)test_random_below(16)), stages, 2 * stages + 1 + (int)test_random_below(5), 64);
+        run_ring(2, 1, 16 * (1 + (int)test_random_below(16)), stages, 2 * stages + 1 + (int)test_random_below(5), 96);
 }
 
 /* Streams shorter than the ring, exactly one lap, and a partial last lap. */
 static void test_ring_push_streams_shorter_than_the_ring_or_not_a_whole_number_of_laps(void **state)
 {
     (void)state;
-    run_ring(2, 2, 64, 4, 1, 64);
-    run_ring(2, 1, 64, 4, 3, 64);
-    run_ring(2, 1, 48, 3, 3, 64);
-    run_ring(3, 1, 32, 3, 3 * 3 + 2, 64);
+    run_ring(2, 2, 64, 4, 1, 96);
+    run_ring(2, 1, 64, 4, 3, 96);
+    run_ring(2, 1, 48, 3, 3, 96);
+    run_ring(3, 1, 32, 3, 3 * 3 + 2, 96);
 }
 
 static void test_ring_push_passes_chunks_round_clusters_of_2_to_16(void **state)
@@ -92,17 +92,17 @@ static void test_ring_push_passes_chunks_round_clusters_of_2_to_16(void **state)
     (void)state;
     int sizes[] = {2, 3, 4, 8, 16};
     for (int i = 0; i < 5; ++i)
-        run_ring(sizes[i], 1, 16 * (1 + (int)test_random_below(4)), 2, 5, 64);
-    run_ring(4, 2, 128, 2, 7, 64);
+        run_ring(sizes[i], 1, 16 * (1 + (int)test_random_below(4)), 2, 5, 96);
+    run_ring(4, 2, 128, 2, 7, 96);
 }
 
 /* Chunks of many lanes per consumer thread, and larger blocks. */
 static void test_ring_push_large_chunks_and_block_sizes(void **state)
 {
     (void)state;
-    run_ring(2, 1, 128 * 32, 2, 5, 64);
-    run_ring(2, 1, 1024 + 16 * (int)test_random_below(64), 3, 7, 128);
-    run_ring(2, 1, 16 * 40, 2, 5, 96);
+    run_ring(2, 1, 128 * 32, 2, 5, 96);
+    run_ring(2, 1, 1024 + 16 * (int)test_random_below(64), 3, 7, 160);
+    run_ring(2, 1, 16 * 40, 2, 5, 128);
 }
 
 /* The ring is ordered by mbarriers alone: a cluster barrier per chunk would
@@ -112,7 +112,7 @@ static void test_ring_push_has_no_cluster_barrier_inside_its_loop(void **state)
     (void)state;
     if (!test_on_emulator())
         skip();
-    unsigned phases = run_ring(2, 1, 64, 2, 12 + (int)test_random_below(8), 64);
+    unsigned phases = run_ring(2, 1, 64, 2, 12 + (int)test_random_below(8), 96);
     if (phases > 3)
         fail_msg("a stream of at least 12 chunks took %u cluster barriers: at most 3 per launch (set-up and end)",
                  phases);

@@ -4,35 +4,15 @@
 #include "dsm_host.h"
 #include "dsm_emu_control.h"
 #include "support/test_support.h"
+#include "../../bench/xchg_patterns.h"
 
 DSM_DECLARE_KERNEL(xchg_vec_dsmem);
 DSM_DECLARE_KERNEL(xchg_vec_gmem);
 
-enum pattern { NEIGHBOUR, PERMUTATION, ALL_TO_ALL };
-static const char *const pattern_name[] = {"neighbour", "permutation", "all-to-all"};
-
-/* Fills table[r * n + j] with the rank chunk j of rank r's next tile comes from. */
+/* make_pattern: the peer table of one pattern, with the tests' seeded random numbers. */
 static void make_pattern(int *table, int n, enum pattern p)
 {
-    int perm[16];
-    /* a random derangement: every CTA reads from another one */
-    for (;;) {
-        for (int r = 0; r < n; ++r)
-            perm[r] = r;
-        for (int r = n - 1; r > 0; --r) {
-            int k = (int)test_random_below((uint32_t)r + 1), t = perm[r];
-            perm[r] = perm[k];
-            perm[k] = t;
-        }
-        int fixed = 0;
-        for (int r = 0; r < n; ++r)
-            fixed |= perm[r] == r;
-        if (!fixed)
-            break;
-    }
-    for (int r = 0; r < n; ++r)
-        for (int j = 0; j < n; ++j)
-            table[r * n + j] = p == NEIGHBOUR ? (r + 1) % n : p == PERMUTATION ? perm[r] : (r + j) % n;
+    xchg_make_pattern(table, n, p, test_random_below);
 }
 
 /* The CPU reference: iters exchanges of the tiles (words) of every cluster. */

@@ -13,7 +13,7 @@
 
 #define KB ((size_t)1024)
 
-/* One row of ../shared/anchors/occupancy-h200.md (cudaOccupancyMaxActiveClusters
+/* One row of bench/results/anchors/occupancy-h200.md (cudaOccupancyMaxActiveClusters
  * on an H200, CUDA 13.0, 2026-11-29). Shared memory is static + dynamic. */
 struct anchor_row {
     int cluster_size, threads;

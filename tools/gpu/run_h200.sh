@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_h200.sh: what the lead ran on a lent H200, in one script per call: build, test, sanitize, probe, measure; results under $OUT.
-# Usage: tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes course bench benchquick benchncu ptx buggy
+# Usage: [BENCH_COMMIT=<commit>] tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes course bench benchquick benchncu ptx ring buggy
 # (bench: make bench twice a minute apart + the repeatability check, about 7 min; benchquick, benchncu, ptx: a few minutes each)
 # Needs: nvcc, a Hopper GPU; cmocka from .deps/*.deb when the system has none.
 set -uo pipefail
@@ -69,6 +69,13 @@ for part in "$@"; do
     make grade GPU=1 SRC=solutions PTX_ONLY=1 $cm 2>&1 | tee "$out/grade_gpu_ptx_jit.txt" | tail -n 30
     make bench QUICK=1 PTX_ONLY=1 $cm > "$out/bench_quick_ptx_jit.txt" 2>&1; echo "make bench QUICK=1 PTX_ONLY=1: rc=$?"
     tail -n 5 "$out/bench_quick_ptx_jit.txt" ;;
+  ring)
+    # chapter 6's ring, one design change at a time (bench/hw/ring_probe.cu), about 5 s
+    mkdir -p build/hw
+    nvcc -gencode=arch=compute_90a,code=sm_90a -O2 bench/hw/ring_probe.cu -o build/hw/ring_probe
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader > "$out/ring_probe_machine.txt"
+    build/hw/ring_probe > "$out/ring_probe.csv"; echo "ring_probe rc=$?"
+    cut -d, -f1-8,16,18,19,21 "$out/ring_probe.csv" ;;
   buggy)
     if [ -f bench/ch03/run_buggy.sh ]; then make -j"$j" runtime-cuda $cm >/dev/null 2>&1; bash bench/ch03/run_buggy.sh "$out" 2>&1 | tail -n 40; fi ;;
   *) echo "unknown part $part" ;;
