@@ -32,8 +32,23 @@ def read_pgm(path):
     return w, h, data[m.end():]
 
 
+def pages_with_body_words(pdf):
+    """Page numbers that have at least one word between the top and bottom margins."""
+    out = run("pdftotext", "-bbox", pdf, "-").decode("utf-8", "replace")
+    found = set()
+    for n, page in enumerate(re.findall(r"<page (.*?)</page>", out, re.S), 1):
+        height = float(re.search(r'height="([\d.]+)"', page).group(1))
+        for y0, y1 in re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">', page):
+            if float(y0) >= MARGIN_TOP_MM * MM - SLACK_PT and float(y1) <= height - MARGIN_BOTTOM_MM * MM + SLACK_PT:
+                found.add(n)
+                break
+    return found
+
+
 def blank_pages(pdf):
-    """Pages whose body (inside the top and bottom margins) has no ink."""
+    """Pages whose body (inside the top and bottom margins) has no ink and no
+    words (a few lines of small code leave too little ink at this resolution)."""
+    texty = pages_with_body_words(pdf)
     blank = []
     with tempfile.TemporaryDirectory() as tmp:
         run("pdftoppm", "-r", str(DPI), "-gray", pdf, os.path.join(tmp, "p"))
@@ -42,8 +57,9 @@ def blank_pages(pdf):
             top = int(MARGIN_TOP_MM * MM * DPI / 72)
             bottom = h - int(MARGIN_BOTTOM_MM * MM * DPI / 72)
             ink = sum(1 for y in range(top, bottom) for v in px[y * w:(y + 1) * w] if v < 160)
-            if ink < 15:
-                blank.append(int(re.search(r"(\d+)", name).group(1)))
+            page = int(re.search(r"(\d+)", name).group(1))
+            if ink < 15 and page not in texty:
+                blank.append(page)
     return blank
 
 
