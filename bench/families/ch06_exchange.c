@@ -718,7 +718,9 @@ int bench_family_ch06_exchange(bench *b)
     bench_report(b, "| global memory (L2) | %.2f | %.1f | %s |\n", best.gmem_tbps, per_sm_clk(b, best.gmem_tbps),
                  best.gmem_what);
     bench_report(b, "\nBest DSMEM %.2f TB/s (target on an H200: at least 5.0 TB/s, %s).", best.dsmem_tbps,
-                 p.dry ? "not measured in a dry run" : best.dsmem_tbps >= 5.0 ? "met" : "not met");
+                 p.dry     ? "not measured in a dry run"
+                 : p.quick ? "not judged in a QUICK run, whose shorter launches read a few % low"
+                 : best.dsmem_tbps >= 5.0 ? "met" : "not met");
     bench_report(b, " Best DSMEM / best global memory: %.2fx; best DSMEM / the seed's DSMEM kernel: %.1fx. "
                     "Sweeps: ch06-pattern-sweep.csv, ch06-tile-sweep.csv, ch06-threads-sweep.csv, "
                     "ch06-ring-sweep.csv (occupancy and launch result per row).\n",
