@@ -1,5 +1,6 @@
 /* ring_probe.cu: what limits a cp.async.bulk ring between the CTAs of a cluster on Hopper: source alignment, copies per chunk, where the roles sit, and the readers. */
 #include <cuda_runtime.h>
+#include "dsm.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,41 +37,19 @@
 
 #define MAX_STAGES 8
 
-__device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ uint32_t ctarank() { uint32_t r; asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r)); return r; }
-__device__ __forceinline__ uint32_t nctarank() { uint32_t r; asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r)); return r; }
-__device__ __forceinline__ uint32_t mapa(uint32_t a, uint32_t rank) {
-    uint32_t r; asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(rank)); return r; }
-__device__ __forceinline__ void cluster_sync() {
-    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory"); }
-__device__ __forceinline__ void mbar_init(uint64_t *b, uint32_t count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"(smem_u32(b)), "r"(count) : "memory"); }
-__device__ __forceinline__ void mbar_arrive(uint64_t *b) {
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" :: "r"(smem_u32(b)) : "memory"); }
-__device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t *b, uint32_t bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem_u32(b)), "r"(bytes) : "memory"); }
-__device__ __forceinline__ void mbar_arrive_remote(uint32_t cb) {
-    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" :: "r"(cb) : "memory"); }
-__device__ __forceinline__ void mbar_arrive_expect_tx_remote(uint32_t cb, uint32_t bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" :: "r"(cb), "r"(bytes) : "memory"); }
-__device__ __forceinline__ void mbar_wait(uint64_t *b, uint32_t parity) {
-    uint32_t ok = 0;
-    while (!ok)
-        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
-                     : "=r"(ok) : "r"(smem_u32(b)), "r"(parity) : "memory");
-}
-__device__ __forceinline__ void bulk_push(uint32_t dst, const void *src, uint32_t bytes, uint32_t cbar) {
-    asm volatile("cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-                 :: "r"(dst), "r"(smem_u32(src)), "r"(bytes), "r"(cbar) : "memory"); }
+/* The one PTX form the course's backend (runtime/hopper/device_hopper.h) has no
+ * wrapper for: a remote arrive that also expects transaction bytes. */
+__device__ __forceinline__ void mbar_arrive_expect_tx_remote(uint32_t cluster_bar, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;"
+                 :: "r"(cluster_bar), "r"(bytes) : "memory"); }
 
 template <int LANES>
 __global__ void ring_probe(const uint4 *in, uint32_t *out, unsigned long long *info, int chunk, int stages, int nchunks,
                            int shift, int pieces, int layout, int read)
 {
     __shared__ uint64_t full[MAX_STAGES], consumed[MAX_STAGES], empty[MAX_STAGES];
-    extern __shared__ __align__(128) unsigned char smem[];
-    unsigned char *ring = smem, *src = smem + (size_t)stages * chunk;
-    uint32_t rank = ctarank(), n = nctarank(), right = (rank + 1) % n, left = (rank + n - 1) % n;
+    unsigned char *ring = (unsigned char *)dsm_dynamic_smem(), *src = ring + (size_t)stages * chunk;
+    uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank(), right = (rank + 1) % n, left = (rank + n - 1) % n;
     if (threadIdx.x == 0) {
         uint32_t id; asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
         info[4 * blockIdx.x] = id;
@@ -80,54 +59,54 @@ __global__ void ring_probe(const uint4 *in, uint32_t *out, unsigned long long *i
     const uint4 *my_in = in + (size_t)blockIdx.x * (src_bytes / 16);
     for (int u = tid; u < src_bytes / 16; u += blockDim.x)
         ((uint4 *)src)[u] = my_in[u];
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    dsm_fence_proxy_async_shared_cta();
     if (tid == 0) {
         for (int s = 0; s < stages; ++s) {
-            mbar_init(&full[s], 1);
-            mbar_init(&consumed[s], layout == 3 ? reader_warps : readers);
-            mbar_init(&empty[s], layout == 2 ? reader_warps : 1);
+            dsm_mbarrier_init(&full[s], 1);
+            dsm_mbarrier_init(&consumed[s], layout == 3 ? reader_warps : readers);
+            dsm_mbarrier_init(&empty[s], layout == 2 ? reader_warps : 1);
         }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        dsm_fence_mbarrier_init();
         if (layout != 2)
             for (int s = 0; s < stages && s < nchunks; ++s)
-                mbar_arrive_expect_tx(&full[s], chunk);
+                dsm_mbarrier_arrive_expect_tx(&full[s], chunk);
     }
-    cluster_sync();
+    dsm_cluster_sync();
     /* the transfer's own time: from the first cluster barrier to the last reader's sum */
-    unsigned long long c0 = clock64();
+    unsigned long long c0 = dsm_clock64();
     if (threadIdx.x == 0) {
         unsigned long long t0; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
         info[4 * blockIdx.x + 1] = t0;
     }
     int piece = chunk / pieces;
     if (tid == 0) {
-        uint32_t peer_ring = mapa(smem_u32(ring), right), peer_full = mapa(smem_u32(full), right);
+        uint32_t peer_ring = dsm_mapa_shared_cluster(dsm_smem_addr(ring), right), peer_full = dsm_mapa_shared_cluster(dsm_smem_addr(full), right);
         for (int k = 0; k < nchunks; ++k) {
             int s = k % stages, round = k / stages;
             if (round > 0)
-                mbar_wait(&empty[s], (round - 1) & 1);
+                dsm_mbarrier_wait_parity(&empty[s], (round - 1) & 1);
             if (layout == 2)
                 mbar_arrive_expect_tx_remote(peer_full + 8 * s, chunk);
             const unsigned char *from = src + shift * (k % (stages + 1));
             for (int p = 0; p < pieces; ++p)
-                bulk_push(peer_ring + s * chunk + p * piece, from + p * piece, piece, peer_full + 8 * s);
+                dsm_cp_async_bulk_shared_cluster(peer_ring + s * chunk + p * piece, from + p * piece, piece, peer_full + 8 * s);
         }
     } else if (layout != 2 && tid == (layout == 0 ? 1 : 32)) {
-        uint32_t left_empty = mapa(smem_u32(empty), left);
+        uint32_t left_empty = dsm_mapa_shared_cluster(dsm_smem_addr(empty), left);
         for (int k = 0; k + stages < nchunks; ++k) {
             int s = k % stages, round = k / stages;
-            mbar_wait(&consumed[s], round & 1);
-            mbar_arrive_expect_tx(&full[s], chunk);
-            mbar_arrive_remote(left_empty + 8 * s);
+            dsm_mbarrier_wait_parity(&consumed[s], round & 1);
+            dsm_mbarrier_arrive_expect_tx(&full[s], chunk);
+            dsm_mbarrier_arrive_remote(left_empty + 8 * s);
         }
     } else if (tid >= first_reader) {
         int c = tid - first_reader;
-        uint32_t left_empty = mapa(smem_u32(empty), left);
+        uint32_t left_empty = dsm_mapa_shared_cluster(dsm_smem_addr(empty), left);
         uint32_t acc[LANES][4] = {};
         for (int k = 0; k < nchunks; ++k) {
             int s = k % stages, round = k / stages;
             uint32_t weight = k + 1;
-            mbar_wait(&full[s], round & 1);
+            dsm_mbarrier_wait_parity(&full[s], round & 1);
             if (read) {
                 const uint4 *slot = (const uint4 *)(ring + (size_t)s * chunk);
                 for (int i = 0; i < LANES; ++i) {
@@ -143,13 +122,13 @@ __global__ void ring_probe(const uint4 *in, uint32_t *out, unsigned long long *i
                 if (layout == 2) {
                     __syncwarp();
                     if ((tid & 31) == 0)
-                        mbar_arrive_remote(left_empty + 8 * s);
+                        dsm_mbarrier_arrive_remote(left_empty + 8 * s);
                 } else if (layout == 3) {
                     __syncwarp();
                     if ((tid & 31) == 0)
-                        mbar_arrive(&consumed[s]);
+                        dsm_mbarrier_arrive(&consumed[s]);
                 } else {
-                    mbar_arrive(&consumed[s]);
+                    dsm_mbarrier_arrive(&consumed[s]);
                 }
             }
         }
@@ -163,9 +142,9 @@ __global__ void ring_probe(const uint4 *in, uint32_t *out, unsigned long long *i
     if (threadIdx.x == 0) {
         unsigned long long t1; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
         info[4 * blockIdx.x + 2] = t1;
-        info[4 * blockIdx.x + 3] = clock64() - c0;
+        info[4 * blockIdx.x + 3] = dsm_clock64() - c0;
     }
-    cluster_sync();
+    dsm_cluster_sync();
 }
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(1); } } while (0)
