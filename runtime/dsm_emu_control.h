@@ -2,6 +2,9 @@
 #ifndef DSM_EMU_CONTROL_H
 #define DSM_EMU_CONTROL_H
 
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
 #include "dsm_types.h"
 
 #ifdef __cplusplus
@@ -68,6 +71,74 @@ void dsm_emu_set_verbose(int verbose);
  * schedules): lets a test check that a kernel signals with mbarriers, e.g. one
  * phase per message. 0 on the GPU. */
 uint32_t dsm_emu_last_mbarrier_phases(void);
+
+/* ---- Mechanism counters: what each CTA of the most recent launch did ----
+ *
+ * For tests that check the lesson, not only the output: that DSMEM bytes
+ * really moved, that a CTA read only its own tile of a global buffer, that a
+ * flag was stored with release semantics at cluster scope, that every round
+ * passed its barrier. The emulator counts every access of kernel code (plain
+ * loads and stores through any pointer, the device API, bulk copies,
+ * st.async, atomics, flags) in the FIRST schedule of each launch (the
+ * schedules differ only in interleaving; a polling loop's load count is the
+ * one thing that depends on it). The counts of a launch that was reported
+ * stop at the report. On the GPU backend every function below answers false
+ * and fills in zeros.
+ *
+ * Blocks are numbered linearly over the grid:
+ * blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z). */
+
+/* Flag accesses are counted by operation, semantics, scope and address space. */
+typedef enum dsm_flag_op { DSM_FLAG_LOAD, DSM_FLAG_STORE, DSM_FLAG_OP_COUNT } dsm_flag_op;
+/* RELAXED: ld/st.relaxed and volatile accesses; STRONG: ld.acquire or st.release. */
+typedef enum dsm_flag_sem { DSM_FLAG_RELAXED, DSM_FLAG_STRONG, DSM_FLAG_SEM_COUNT } dsm_flag_sem;
+/* CLUSTER and GPU: the .cluster and .gpu flag functions; SYS: volatile accesses (.relaxed.sys in PTX). */
+typedef enum dsm_flag_scope { DSM_FLAG_CLUSTER, DSM_FLAG_GPU, DSM_FLAG_SYS, DSM_FLAG_SCOPE_COUNT } dsm_flag_scope;
+/* Where the flag word lives, seen from the accessing CTA. */
+typedef enum dsm_flag_space { DSM_FLAG_OWN_SMEM, DSM_FLAG_PEER_SMEM, DSM_FLAG_GLOBAL, DSM_FLAG_SPACE_COUNT } dsm_flag_space;
+
+/* One CTA's counts. Bytes are bytes accessed; "own" is the CTA's own shared
+ * memory, "dsmem" a peer's (through a mapped pointer or .shared::cluster). */
+typedef struct dsm_emu_counts {
+    uint64_t smem_ld_bytes, smem_st_bytes;      /* its own shared memory, plain or device API */
+    uint64_t smem_atom_ops;                     /* atomics on its own shared memory */
+    uint64_t dsmem_ld_bytes, dsmem_st_bytes;    /* peers' shared memory, plain or device API */
+    uint64_t dsmem_atom_ops;                    /* atomics and red on peers' shared memory */
+    uint64_t async_out_bytes;                   /* cp.async.bulk and st.async it issued into peers' shared memory */
+    uint64_t async_in_bytes;                    /* ... that landed in its shared memory, issued by peers */
+    uint64_t bulk_g2s_issued_bytes;             /* bulk copies global -> shared it issued (bytes read from global) */
+    uint64_t bulk_g2s_landed_bytes;             /* bytes of such copies that landed in its shared memory
+                                                 * (a multicast lands in every CTA of its mask) */
+    uint64_t bulk_s2g_bytes;                    /* bulk copies shared -> global it issued */
+    uint64_t gmem_ld_bytes, gmem_st_bytes;      /* global memory (dsm_malloc buffers), plain accesses */
+    uint64_t gmem_atom_ops;                     /* atomics on global memory */
+    uint32_t cluster_arrives_release;           /* barrier.cluster.arrive (.release), summed over its threads */
+    uint32_t cluster_arrives_relaxed;           /* barrier.cluster.arrive.relaxed, summed over its threads */
+    uint32_t cluster_waits_min, cluster_waits_max; /* cluster-barrier waits completed, fewest and most of one thread */
+    uint32_t syncthreads;                       /* __syncthreads the CTA completed */
+    uint32_t mbarrier_phases;                   /* phases completed by the mbarriers in its shared memory */
+    uint32_t mbarrier_remote_arrives;           /* remote mbarrier arrives it issued */
+    uint32_t fences;                            /* fence.acq_rel (cluster or gpu) and __threadfence, summed */
+    uint32_t flags[DSM_FLAG_OP_COUNT][DSM_FLAG_SEM_COUNT][DSM_FLAG_SCOPE_COUNT][DSM_FLAG_SPACE_COUNT];
+} dsm_emu_counts;
+
+/* The counts of block `block` of the most recent launch. False (and zeros)
+ * when the block does not exist or no launch ran on the emulator. */
+bool dsm_emu_last_counts(uint32_t block, dsm_emu_counts *out);
+
+/* The same summed over every block of the most recent launch (min fields: the
+ * least over blocks, max fields: the most). */
+bool dsm_emu_last_counts_total(dsm_emu_counts *out);
+
+/* How block `block` used one global buffer (`buffer` is the pointer dsm_malloc
+ * returned) in the most recent launch: bytes read and written by plain
+ * accesses and bulk copies, atomics, and the byte ranges touched ([lo, hi),
+ * lo == hi when none). Lets a test say "block b read only its own tile of in". */
+typedef struct dsm_emu_gmem_use {
+    uint64_t ld_bytes, st_bytes, atom_ops;
+    size_t ld_lo, ld_hi, st_lo, st_hi;
+} dsm_emu_gmem_use;
+bool dsm_emu_last_gmem_use(uint32_t block, const void *buffer, dsm_emu_gmem_use *out);
 
 #ifdef __cplusplus
 }

@@ -202,6 +202,8 @@ static inline void dsm__flag_st(uint32_t *p, uint32_t v, int rel, int gpu, const
 #define dsm_st_relaxed_cluster_u32(p, v) dsm__flag_st((p), (v), 0, 0, DSM__HERE)
 #define dsm_ld_acquire_gpu_u32(p) dsm__flag_ld((p), 1, 1, DSM__HERE)
 #define dsm_st_release_gpu_u32(p, v) dsm__flag_st((p), (v), 1, 1, DSM__HERE)
+#define dsm_ld_relaxed_gpu_u32(p) dsm__flag_ld((p), 0, 1, DSM__HERE)
+#define dsm_st_relaxed_gpu_u32(p, v) dsm__flag_st((p), (v), 0, 1, DSM__HERE)
 
 #define dsm_mbarrier_init(bar, count) DSM__SYNC_CALL(dsm_emu_mbarrier_init((bar), (count), DSM__HERE))
 #define dsm_fence_mbarrier_init() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))

@@ -121,6 +121,12 @@ DSM_DEVICE uint32_t dsm_ld_acquire_gpu_u32(const uint32_t *p) {
 /* st.release.gpu.u32: a flag in global memory, release at GPU scope. */
 DSM_DEVICE void dsm_st_release_gpu_u32(uint32_t *p, uint32_t v) {
     asm volatile("st.release.gpu.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }
+/* ld.relaxed.gpu.u32: a flag in global memory, read without ordering anything (never cached in a register). */
+DSM_DEVICE uint32_t dsm_ld_relaxed_gpu_u32(const uint32_t *p) {
+    uint32_t v; asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory"); return v; }
+/* st.relaxed.gpu.u32: a flag in global memory, written without ordering anything. */
+DSM_DEVICE void dsm_st_relaxed_gpu_u32(uint32_t *p, uint32_t v) {
+    asm volatile("st.relaxed.gpu.u32 [%0], %1;" :: "l"(p), "r"(v) : "memory"); }
 
 /* ---- cluster barrier and fences ---- */
 

@@ -30,3 +30,25 @@ void dsm_emu_set_verbose(int verbose) { (void)verbose; }
 
 /* Hardware does not count barrier phases for us. */
 uint32_t dsm_emu_last_cluster_barrier_phases(void) { return 0; }
+
+/* Hardware counts nothing for us: false and zeros (tests check mechanisms only on the emulator). */
+bool dsm_emu_last_counts(uint32_t block, dsm_emu_counts *out)
+{
+    (void)block;
+    *out = (dsm_emu_counts){0};
+    return false;
+}
+
+bool dsm_emu_last_counts_total(dsm_emu_counts *out)
+{
+    *out = (dsm_emu_counts){0};
+    return false;
+}
+
+bool dsm_emu_last_gmem_use(uint32_t block, const void *buffer, dsm_emu_gmem_use *out)
+{
+    (void)block;
+    (void)buffer;
+    *out = (dsm_emu_gmem_use){0};
+    return false;
+}
