@@ -112,6 +112,8 @@ typedef struct dsm_emu_counts {
     uint64_t bulk_s2g_bytes;                    /* bulk copies shared -> global it issued */
     uint64_t gmem_ld_bytes, gmem_st_bytes;      /* global memory (dsm_malloc buffers), plain accesses */
     uint64_t gmem_atom_ops;                     /* atomics on global memory */
+    /* how many accesses made those bytes (bytes / ops: the access width, e.g. 16 for uint4 loads) */
+    uint64_t smem_ld_ops, smem_st_ops, dsmem_ld_ops, dsmem_st_ops, gmem_ld_ops, gmem_st_ops;
     uint32_t cluster_arrives_release;           /* barrier.cluster.arrive (.release), summed over its threads */
     uint32_t cluster_arrives_relaxed;           /* barrier.cluster.arrive.relaxed, summed over its threads */
     uint32_t cluster_waits_min, cluster_waits_max; /* cluster-barrier waits completed, fewest and most of one thread */
