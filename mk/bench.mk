@@ -86,7 +86,7 @@ build/bench/obj/%.o:
 # Emulator build (the dry run).
 $(BENCH_EMU_DIR)/kernels/%.o: $(BENCH_SRC)/%.cu $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(EMU_CFLAGS) -x c -I$(dir $<) -DDSM_UNIT=bench_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
+	$(CC) $(EMU_CFLAGS) $(EMU_KERNEL_CFLAGS) -x c -I$(dir $<) -DDSM_UNIT=bench_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
 
 $(BENCH_EMU_DIR)/families/%.o: bench/families/%.c $(BENCH_HEADERS) $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
