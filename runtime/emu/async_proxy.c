@@ -97,6 +97,8 @@ static void issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu_ct
     op->bytes = bytes;
     op->mbar = (uint32_t)(m - cl->mbars);
     op->site = t->site;
+    if (emu_counts_on && !gsrc)   /* a copy from global memory: counted once per instruction (bulk_global.c) */
+        emu_count_async_issue(t, bytes);
     /* what the issuer had done by now is what the completion releases */
     emu_release(t->cta, op->vc);
     t->epoch++;
@@ -128,8 +130,10 @@ static void complete(emu_launch *L, emu_async_op *op)
                                                    : op->val;
     memmove(emu_smem_ptr(L, dc, op->dst_off), from, op->bytes);
     op->done = true;
-    if (op->gsrc)
-        emu_bulk_landed(L, op);
+    if (emu_counts_on && op->gsrc)
+        emu_count_bulk_g2s_landed(L, dc, op->bytes);
+    else if (emu_counts_on)
+        emu_count_async_landed(L, dc, op->bytes);
     emu_mbarrier_complete_tx(L, &cl->mbars[op->mbar], op->bytes, op->vc);
 }
 

@@ -279,6 +279,8 @@ void dsm_emu_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *bar,
         if (multicast)
             check_multicast_dst_in_flight(L, t, dc, doff, bytes);
     }
+    if (emu_counts_on)   /* one read of global memory, whatever the mask */
+        emu_count_bulk_g2s_issue(t, src, bytes);
     /* one op per receiver: each lands and completes on its own CTA's barrier */
     for (uint32_t r = 0; r < cl->ncta; r++) {
         if (!bars[r])
@@ -303,12 +305,6 @@ void dsm_emu_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *bar,
             S.mcast_bar[idx] = 1;
         }
     }
-}
-
-void emu_bulk_landed(emu_launch *L, const emu_async_op *op)
-{
-    (void)L;
-    (void)op;
 }
 
 void emu_bulk_stuck_hint(emu_launch *L, const emu_mbarrier *m)
@@ -366,6 +362,8 @@ void dsm_emu_bulk_s2g(void *dst, const void *src, uint32_t bytes, const char *fi
         S.cap = S.cap ? 2 * S.cap : 16;
         S.v = realloc(S.v, S.cap * sizeof *S.v);
     }
+    if (emu_counts_on)
+        emu_count_bulk_s2g_issue(t, dst, bytes);
     bulk_store *s = &S.v[S.n++];
     memset(s, 0, sizeof *s);
     s->cta = t->cta->rank;
