@@ -1,5 +1,5 @@
 /* ch06_exchange.c: make bench's chapter 6 family: seed 000's 16 KB tile exchange as published, each improvement, the bulk-copy ring, and sweeps over pattern, cluster size, tile size and threads, on DSMEM and through global memory. */
-// bench-kernels: ch06/xchg_seed.cu ch06/xchg_vec.cu ch06/ring_push.cu
+// bench-kernels: ch06/xchg_seed.cu ch06/xchg_vec.cu ch06/ring_push.cu ch06/ring_global.cu
 /*
  * What it measures (each configuration checked before it is timed; a wrong
  * result is bench_fail_kernel(), never a number):
@@ -8,9 +8,11 @@
  *               exchanges of 16 KB), then the same kernels with 512 threads;
  *   2. steps:   xchg_vec_dsmem / xchg_vec_gmem in the seed's shape (16-byte
  *               accesses, one barrier per exchange) with 128, 512 and 1024 threads;
- *   3. ring:    ring_push (cp.async.bulk into the neighbour, full/empty mbarriers);
+ *   3. ring:    ring_push (cp.async.bulk into the neighbour, full/empty mbarriers)
+ *               and its twin ring_global (the same slots, stages and roles through
+ *               global memory: cp.async.bulk shared->global, then global->shared);
  *   4. sweeps:  pattern x cluster size, tile size, threads (both paths), and the
- *               ring's depth, chunk size, cluster size and threads.
+ *               ring's depth, chunk size, cluster size and threads (both rings).
  * Every sweep configuration fills the GPU with as many clusters as
  * cudaOccupancyMaxActiveClusters allows and records that number and the launch
  * result; a shape that does not fit is a row with its error, not a failure.
@@ -46,6 +48,7 @@ DSM_DECLARE_KERNEL(xchg_seed_gmem);
 DSM_DECLARE_KERNEL(xchg_vec_dsmem);
 DSM_DECLARE_KERNEL(xchg_vec_gmem);
 DSM_DECLARE_KERNEL(ring_push);
+DSM_DECLARE_KERNEL(ring_global);
 
 #define SEED_TILE_BYTES 16384
 #define SEED_TILE_FLOATS (SEED_TILE_BYTES / 4)
@@ -543,13 +546,14 @@ static result vec_run(bench *b, const plan *p, int gmem, enum pattern pat, int n
 typedef struct ring_ctx {
     const char *kernel, *what;
     const uint32_t *out_dev, *in_host;
-    int n, stages, nchunks, chunk_bytes;
+    int n, stages, nchunks, chunk_bytes, gmem;
     size_t blocks, chunk_words, src_words;
 } ring_ctx;
 
 /* The ring's mechanism, counted in the dry run: every chunk left through the
- * copy engine and arrived in the neighbour's shared memory, and no cluster
- * barrier sat inside the loop. */
+ * copy engine and arrived in the neighbour's shared memory (ring_push), or went
+ * out to global memory and came back in by bulk copy, with no DSMEM access at
+ * all (ring_global); and no cluster barrier sat inside the loop. */
 static int ring_counts_ok(bench *b, const ring_ctx *c)
 {
     dsm_emu_counts k;
@@ -557,10 +561,19 @@ static int ring_counts_ok(bench *b, const ring_ctx *c)
     for (uint32_t blk = 0; blk < c->blocks; ++blk) {
         if (!counts_of(blk, &k))
             return 1;
-        if (k.async_out_bytes != want || k.async_in_bytes != want) {
-            bench_fail_kernel(b, c->kernel, "%s: CTA %u sent %llu and received %llu bytes by bulk copy, %llu each "
-                              "expected (%d chunks)", c->what, blk, (unsigned long long)k.async_out_bytes,
-                              (unsigned long long)k.async_in_bytes, (unsigned long long)want, c->nchunks);
+        uint64_t out = c->gmem ? k.bulk_s2g_bytes : k.async_out_bytes;
+        uint64_t in = c->gmem ? k.bulk_g2s_landed_bytes : k.async_in_bytes;
+        if (out != want || in != want) {
+            bench_fail_kernel(b, c->kernel, "%s: CTA %u sent %llu and received %llu bytes by bulk copy%s, %llu each "
+                              "expected (%d chunks)", c->what, blk, (unsigned long long)out, (unsigned long long)in,
+                              c->gmem ? " through global memory" : "", (unsigned long long)want, c->nchunks);
+            return 0;
+        }
+        if (c->gmem && (k.dsmem_ld_bytes || k.dsmem_st_bytes || k.async_out_bytes || k.mbarrier_remote_arrives)) {
+            bench_fail_kernel(b, c->kernel, "%s: CTA %u used DSMEM (%llu bytes loaded, %llu stored, %llu sent, %u "
+                              "remote arrives): the global twin must not", c->what, blk,
+                              (unsigned long long)k.dsmem_ld_bytes, (unsigned long long)k.dsmem_st_bytes,
+                              (unsigned long long)k.async_out_bytes, k.mbarrier_remote_arrives);
             return 0;
         }
         if (!barrier_waits_ok(b, c->kernel, c->what, blk, &k, 1, 3))
@@ -604,12 +617,12 @@ static int ring_check(bench *b, void *vctx)
     return ok;
 }
 
-/* One ring_push configuration, filling the GPU with clusters of n. */
-static result ring_run(bench *b, const plan *p, int n, int stages, int chunk_bytes, int threads)
+/* One ring_push (or, gmem, ring_global) configuration, filling the GPU with clusters of n. */
+static result ring_run(bench *b, const plan *p, int gmem, int n, int stages, int chunk_bytes, int threads)
 {
     result r = {0};
-    r.kernel = "ring_push";
-    dsm_kernel_t k = DSM_KERNEL(ring_push);
+    r.kernel = gmem ? "ring_global" : "ring_push";
+    dsm_kernel_t k = gmem ? DSM_KERNEL(ring_global) : DSM_KERNEL(ring_push);
     size_t smem = (size_t)(stages + 1) * (size_t)chunk_bytes + 128 * (size_t)stages;
     if (n > 8)
         dsm_func_set_non_portable_cluster_size_allowed(k, 1);
@@ -634,24 +647,33 @@ static result ring_run(bench *b, const plan *p, int n, int stages, int chunk_byt
     for (size_t i = 0; in_host && i < blocks * src_words; ++i)
         in_host[i] = rng_u32();
     void *in = dev_alloc(b, blocks * src_words * 4), *out = dev_alloc(b, blocks * chunk_words * 4);
+    /* the global twin's slots (stages chunks per block) and flags (2 x stages per block) */
+    size_t scratch_bytes = gmem ? blocks * (size_t)stages * (size_t)chunk_bytes : 16;
+    size_t flag_bytes = gmem ? blocks * 2 * (size_t)stages * sizeof(uint32_t) : 16;
+    void *scratch = dev_alloc(b, scratch_bytes), *flags = dev_alloc(b, flag_bytes);
     char what[160];
     snprintf(what, sizeof what, "%s, clusters of %d, %d stages of %d B, %d threads", r.kernel, n, stages, chunk_bytes,
              threads);
-    if (!in || !out || !in_host) {
+    if (!in || !out || !in_host || !scratch || !flags) {
         r.failed = 1;
         bench_fail_kernel(b, r.kernel, "%s: out of memory", what);
     } else {
         dsm_memcpy_to_device(in, in_host, blocks * src_words * 4);
         dsm_memset(out, 0xFF, blocks * chunk_words * 4);
+        dsm_memset(scratch, 0, scratch_bytes);
+        dsm_memset(flags, 0xFF, flag_bytes);    /* the kernel clears its own flags */
         cfg.grid = DSM_DIM3(blocks, 1, 1);
-        void *args[] = {&in, &out, &chunk_bytes, &stages, &nchunks};
-        ring_ctx ctx = {r.kernel, what, out, in_host, n, stages, nchunks, chunk_bytes, blocks, chunk_words, src_words};
+        void *args[] = {&in, &out, &chunk_bytes, &stages, &nchunks, &scratch, &flags};
+        ring_ctx ctx = {r.kernel, what, out, in_host, n, stages, nchunks, chunk_bytes, gmem, blocks, chunk_words,
+                        src_words};
         check_then_time(b, p, &cfg, k, args, ring_check, &ctx, what, &r);
         if (r.ran)
             r.crossing_tbps = tbps((double)chunk_bytes * (double)blocks * nchunks, r.ms.median);
     }
     dsm_free(in);
     dsm_free(out);
+    dsm_free(scratch);
+    dsm_free(flags);
     free(in_host);
     return r;
 }
@@ -733,14 +755,14 @@ static int xchg_point(bench *b, const plan *p, bench_csv *csv, best *bests, int 
     return !device_broken(&r);
 }
 
-static int ring_point(bench *b, const plan *p, bench_csv *csv, best *bests, int n, int stages, int chunk,
+static int ring_point(bench *b, const plan *p, bench_csv *csv, best *bests, int gmem, int n, int stages, int chunk,
                       int threads, result *out)
 {
     if (p->dry) {
         chunk = 256;
         threads = 96;
     }
-    result r = ring_run(b, p, n, stages, chunk, threads);
+    result r = ring_run(b, p, gmem, n, stages, chunk, threads);
     ring_row(b, csv, n, stages, chunk, threads, &r);
     char what[160];
     snprintf(what, sizeof what, "%s, clusters of %d, %d stages of %g KB, %d threads", r.kernel, n, stages,
@@ -913,15 +935,17 @@ int bench_family_ch06_exchange(bench *b)
     if (broken)
         return 1;
 
+    /* the bulk-copy ring and its global-memory twin: every configuration on both */
     bench_csv *ring_csv = bench_csv_open(b, "ch06-ring-sweep", RING_HEADER);
     {
         step *st = &steps[nsteps++];
         st->name = "bulk-copy ring, 4 stages of 32 KB, 576 threads";
-        st->has_gmem = 0;
-        broken |= !ring_point(b, &p, ring_csv, bests, 2, 4, 32768, 576, &st->r[0]);
+        st->has_gmem = 1;
+        for (int g = 0; g < 2 && !broken; ++g)
+            broken |= !ring_point(b, &p, ring_csv, bests, g, 2, 4, 32768, 576, &st->r[g]);
     }
 
-    /* 3. the ring's sweeps: depth x chunk size, cluster size, threads */
+    /* 3. the ring's sweeps: depth x chunk size, cluster size, threads, both rings */
     int depths[] = {1, 2, 4, 6, 8}, chunks[] = {8192, 16384, 32768};
     for (int d = 0; d < 5 && !broken; ++d)
         for (int c = 0; c < 3 && !broken; ++c) {
@@ -930,14 +954,17 @@ int bench_family_ch06_exchange(bench *b)
             if ((size_t)(depths[d] + 1) * (size_t)chunks[c] + 128 * (size_t)depths[d] > 227 * 1024 ||
                 (depths[d] == 4 && chunks[c] == 32768))
                 continue;   /* does not fit in 227 KB with its source; 4 x 32 KB is the step above */
-            broken |= !ring_point(b, &p, ring_csv, bests, 2, depths[d], chunks[c], 576, NULL);
+            for (int g = 0; g < 2 && !broken; ++g)
+                broken |= !ring_point(b, &p, ring_csv, bests, g, 2, depths[d], chunks[c], 576, NULL);
         }
     int ring_clusters[] = {4, 8, 16};
     for (int i = 0; i < 3 && !broken; ++i)
-        broken |= !ring_point(b, &p, ring_csv, bests, ring_clusters[i], 6, 16384, 576, NULL);
+        for (int g = 0; g < 2 && !broken; ++g)
+            broken |= !ring_point(b, &p, ring_csv, bests, g, ring_clusters[i], 6, 16384, 576, NULL);
     int ring_threads[] = {320, 1024};
     for (int i = 0; i < 2 && !broken && !p.quick; ++i)
-        broken |= !ring_point(b, &p, ring_csv, bests, 2, 6, 16384, ring_threads[i], NULL);
+        for (int g = 0; g < 2 && !broken; ++g)
+            broken |= !ring_point(b, &p, ring_csv, bests, g, 2, 6, 16384, ring_threads[i], NULL);
     bench_csv_close(ring_csv);
     if (broken)
         return 1;
@@ -1024,6 +1051,10 @@ int bench_family_ch06_exchange(bench *b)
         bench_summary_measured(b, "ring_push_tbps_best", bests[K_RING_DSMEM].tbps, "ring_push");
     else
         bench_summary_failed(b, "ring_push_tbps_best", "ring_push failed a check");
+    if (bests[K_RING_GMEM].tbps > 0 && bench_kernel_ok(b, "ring_global"))
+        bench_summary_measured(b, "ring_global_tbps_best", bests[K_RING_GMEM].tbps, "ring_global");
+    else
+        bench_summary_failed(b, "ring_global_tbps_best", "ring_global failed a check");
 
     /* report.md */
     bench_report(b, "\n## Chapter 6: moving tiles between CTAs (ch06_exchange)\n\n");
@@ -1063,6 +1094,8 @@ int bench_family_ch06_exchange(bench *b)
                 K_SEED_DSMEM, K_SEED_GMEM);
     report_pair(b, "vec", "careful exchange (16-byte accesses, one barrier per exchange)", bests, K_VEC_DSMEM,
                 K_VEC_GMEM);
+    report_pair(b, "ring", "bulk-copy ring (ring_push into the neighbour / ring_global out to L2 and back)", bests,
+                K_RING_DSMEM, K_RING_GMEM);
 
     /* best against best, with both mechanisms named */
     bench_report(b, "\n### Best against best (each mechanism named)\n\n");
