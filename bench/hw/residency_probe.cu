@@ -19,7 +19,10 @@
  *                 then shows).
  *   placement     Every CTA records %smid, its cluster and its rank. Per
  *                 launch: the SMs used, the most CTAs on one SM, and how many
- *                 clusters had two of their CTAs on the same SM. The n + 1
+ *                 clusters had two of their CTAs on the same SM. One more
+ *                 launch has the seed's tile-exchange shape (chapter 6: clusters
+ *                 of 2 CTAs of 128 threads with 32 KB of shared memory, one
+ *                 cluster per two SMs): do its CTAs sit one per SM? The n + 1
  *                 launches of clusters of 4 and 16 at two CTAs per SM are the
  *                 shapes where sharing would make room (the four groups of 2 SMs
  *                 and the GPC of 8 of the H200's fitted layout,
@@ -29,7 +32,7 @@
  * Output: CSV on stdout, one row per launch; '#' lines are comments. Columns:
  * gpu, shape (threads, dyn_smem, cluster), ctas_per_sm (the answer for clusters
  * of 1, over the SM count), max_active_clusters, clusters_launched, extra (0:
- * the answer, 1: one more), launch, ctas, all_checked_in (every CTA saw every
+ * the answer, 1: one more, -1: the seed's shape, SMs / 2 clusters), launch, ctas, all_checked_in (every CTA saw every
  * CTA of the grid), ctas_timed_out, distinct_sms, max_ctas_on_one_sm,
  * clusters_sharing_an_sm, ms (the launch, events).
  * Build and run: bench/hw/README.md, or bench/hw/run_residency_probe.sh OUT.
@@ -96,9 +99,9 @@ struct shape {
 
 /* Launches `clusters` clusters of the shape and prints one row. */
 static void run(const cudaDeviceProp *prop, const shape *s, int per_sm_x100, int answer, int extra, unsigned *d_arrived,
-                unsigned *d_info)
+                unsigned *d_info, int seed_clusters)
 {
-    int clusters = answer + extra;
+    int clusters = extra < 0 ? seed_clusters : answer + extra;
     unsigned ctas = (unsigned)(clusters * s->cluster);
     if (clusters < 1 || ctas > MAX_CTAS) {
         printf("\"%s\",%d,%u,%d,%.2f,%d,%d,%d,not-run,%u,,,,,,\n", prop->name, s->threads, s->dyn_bytes, s->cluster,
@@ -221,9 +224,27 @@ int main(void)
                 (void)cudaGetLastError();
                 continue;
             }
-            run(&prop, &s, per_sm_x100, answer, 0, d_arrived, d_info);
-            run(&prop, &s, per_sm_x100, answer, 1, d_arrived, d_info);
+            run(&prop, &s, per_sm_x100, answer, 0, d_arrived, d_info, 0);
+            run(&prop, &s, per_sm_x100, answer, 1, d_arrived, d_info, 0);
         }
+    }
+    /* the seed's tile exchange (chapter 6): 66 clusters of 2 CTAs of 128 threads, 32 KB each, on an H200 */
+    {
+        shape seed = {128, 32 * KB, 2};
+        cudaLaunchConfig_t lc = {};
+        cudaLaunchAttribute attr = {};
+        lc.gridDim = dim3(2, 1, 1);
+        lc.blockDim = dim3(128, 1, 1);
+        lc.dynamicSmemBytes = seed.dyn_bytes;
+        attr.id = cudaLaunchAttributeClusterDimension;
+        attr.val.clusterDim.x = 2;
+        attr.val.clusterDim.y = 1;
+        attr.val.clusterDim.z = 1;
+        lc.attrs = &attr;
+        lc.numAttrs = 1;
+        int answer = 0;
+        CHECK(cudaOccupancyMaxActiveClusters(&answer, residency_probe, &lc));
+        run(&prop, &seed, 0, answer, -1, d_arrived, d_info, prop.multiProcessorCount / 2);
     }
     printf("# all_checked_in yes with extra 0: the promised clusters were resident together; with extra 1 a "
            "\"no\" is the control (the test sees waves); clusters_sharing_an_sm counts clusters with two CTAs on one SM\n");
