@@ -12,7 +12,9 @@ nvcc -gencode=arch=compute_90a,code=sm_90a -O2 bench/hw/residency_probe.cu -o bu
 build/hw/residency_probe > "$out/residency_probe.csv"; rc=$?
 echo "residency_probe rc=$rc"
 # The two answers the chapter needs: every promised launch checked in, and no cluster shared an SM.
-awk -F, '!/^#/ && NR > 1 && $8 == 0 { n++; if ($11 != "yes") bad++ } !/^#/ && NR > 1 { share += $15 }
-  END { printf "promised launches: %d, not all checked in: %d; clusters sharing an SM (all launches): %d\n", n, bad + 0, share + 0 }' \
+awk -F, '!/^#/ && $1 != "gpu" && $8 == 0 { n++; if ($11 != "yes") bad++ } !/^#/ && $1 != "gpu" && $8 == 1 { m++; if ($11 == "yes") over++ }
+  !/^#/ && $1 != "gpu" { share += $15 } $8 == -1 { seed = sprintf("seed shape: %s CTAs on %s SMs, at most %s on one SM", $10, $13, $14) }
+  END { printf "promised launches: %d, not all checked in: %d; one cluster more: %d launches, %d all checked in anyway; " \
+        "clusters sharing an SM (all launches): %d; %s\n", n, bad + 0, m, over + 0, share + 0, seed }' \
   "$out/residency_probe.csv"
 exit $rc
