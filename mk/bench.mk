@@ -68,7 +68,7 @@ bench-force:
 BENCH_KTABLE := build/bench/obj/kernels_table-$(BENCH_SRC_NAME).c
 $(BENCH_KTABLE): bench-force
 	@mkdir -p $(@D)
-	@sh bench/driver/kernel_table.sh $(BENCH_SRC) $@ $(BENCH_KERNEL_FILES)
+	@sh bench/driver/kernel_table.sh $(BENCH_SRC) $@ $(BENCH_KERNEL_FILES) $(BENCH_OWN_KERNEL_FILES)
 
 $(BENCH_EMU_DIR)/kernels_table.o: $(BENCH_KTABLE) $(BENCH_HEADERS)
 	@mkdir -p $(@D)

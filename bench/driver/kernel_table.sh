@@ -1,6 +1,7 @@
 #!/bin/sh
 # kernel_table.sh: writes kernels_table.c: every kernel the families launch, the file that defines it and the exercise of that file (course/*.ini).
-# Usage: bench/driver/kernel_table.sh SRC_DIR OUT_FILE KERNEL_FILE...   (kernel files relative to SRC_DIR, e.g. ch06/xchg_vec.cu)
+# Usage: bench/driver/kernel_table.sh SRC_DIR OUT_FILE KERNEL_FILE...   (kernel files relative to SRC_DIR, e.g. ch06/xchg_vec.cu,
+#        or, for the benchmark's own kernels, relative to the repository root: bench/kernels/x.cu, no exercise)
 # The driver uses the table to say which exercise a failed kernel belongs to. OUT_FILE is rewritten only when it changes.
 set -eu
 src=${1:?usage: kernel_table.sh SRC_DIR OUT_FILE KERNEL_FILE...}
@@ -16,8 +17,10 @@ tmp="$out.tmp"
     exercise=$(awk -v f="$file" '/^\[/ { id = $0; gsub(/[][[:space:]]/, "", id) }
       /^file[[:space:]]*=/ { v = $0; sub(/^file[[:space:]]*=[[:space:]]*/, "", v); sub(/[[:space:]]*(;.*)?$/, "", v); if (v == f) print id }' \
       course/*.ini 2>/dev/null | head -n 1)
-    if [ -f "$src/$file" ]; then
-      for name in $(sed -n 's/^[[:space:]]*DSM_KERNEL_ENTRY(\([A-Za-z0-9_]*\).*/\1/p' "$src/$file"); do
+    path="$src/$file"
+    [ -f "$path" ] || path="$file"
+    if [ -f "$path" ]; then
+      for name in $(sed -n 's/^[[:space:]]*DSM_KERNEL_ENTRY(\([A-Za-z0-9_]*\).*/\1/p' "$path"); do
         echo "    {\"$name\", \"$file\", \"$exercise\"},"
         count=$((count + 1))
       done
