@@ -236,10 +236,13 @@ static void test_halo_2d_matches_the_cpu_for_1d_clusters_and_clusters_of_16(void
     }
 }
 
-/* Tiles of one voxel in some direction: every neighbour in that direction lives in another CTA. */
-static void test_halo_2d_tiles_thinner_than_the_halo_and_blocks_larger_than_the_tile(void **state)
+/* Tiles of one voxel in some direction (every neighbour in that direction lives in another CTA), blocks with
+ * more threads than the tile has voxels, and blocks with far fewer. */
+static void test_halo_2d_thin_tiles_and_blocks_larger_or_smaller_than_the_tile(void **state)
 {
     (void)state;
+    halo_shape few = {{2, 2, 1}, {2, 2, 1}, {5 + pick(0, 4), 4 + pick(0, 4), 1}, {pick(1, 4), pick(1, 3), 1}};
+    run_halo(&few, 0);
     halo_shape s = {{2, 2, 2}, {2, 2, 2}, {1, pick(1, 3), 1}, {0, 0, 0}};
     random_block(&s, 1, 128);
     run_halo(&s, 0);
@@ -282,7 +285,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_halo_2d_matches_the_cpu_for_random_2d_cluster_shapes),
     cmocka_unit_test(test_halo_2d_matches_the_cpu_for_random_3d_cluster_shapes),
     cmocka_unit_test(test_halo_2d_matches_the_cpu_for_1d_clusters_and_clusters_of_16),
-    cmocka_unit_test(test_halo_2d_tiles_thinner_than_the_halo_and_blocks_larger_than_the_tile),
+    cmocka_unit_test(test_halo_2d_thin_tiles_and_blocks_larger_or_smaller_than_the_tile),
     cmocka_unit_test(test_halo_2d_each_cta_reads_only_its_own_tile_from_global_memory),
     cmocka_unit_test(test_halo_2d_every_halo_cell_crosses_through_dsmem_exactly_once),
     cmocka_unit_test(test_halo_2d_every_thread_passes_exactly_two_cluster_barriers),
