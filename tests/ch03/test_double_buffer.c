@@ -203,6 +203,10 @@ static void test_double_buffer_every_thread_passes_rounds_plus_one_cluster_barri
     ring_shape s = random_ring(2 + test_random_below(7));
     s.rounds = 3 + test_random_below(6);
     run_ring(&s, CHECK_BARRIERS);
+    /* Fewer words than threads: the threads without a word pass every barrier too. */
+    ring_shape idle = {2 + test_random_below(7), 1, 32 + test_random_below(96), 0, 2 + test_random_below(5)};
+    idle.per_cta = 1 + test_random_below(idle.threads - 1);
+    run_ring(&idle, CHECK_BARRIERS);
 }
 
 static const struct CMUnitTest tests[] = {
