@@ -237,18 +237,20 @@ static inline void pp_expect_flag_kind(const pp_launch *l, const pp_outcome *o, 
         uint32_t slack = space_peer == DSM_FLAG_GLOBAL; /* the initial value of its own slot */
         if (right_st < l->rounds || all_st - right_st > slack)
             fail_msg("%s: CTA %u sent %u tokens with %u %s stores into the peer's mailbox and %u flag stores of "
-                     "another kind (%u %s, %u at another scope): the contract says %s for every token; "
+                     "another kind (%u %s, %u at another scope or volatile): the contract says %s for every token; "
                      "repeat with DSM_SEED=%u",
                      l->name, b, l->rounds, right_st, pp_flag_name(1, sem, scope), all_st - right_st,
-                     pp_flags(c, DSM_FLAG_STORE, other_sem, -1, space_peer), pp_flag_name(1, other_sem, scope),
-                     all_st - right_st - pp_flags(c, DSM_FLAG_STORE, other_sem, -1, space_peer),
+                     pp_flags(c, DSM_FLAG_STORE, other_sem, scope, space_peer), pp_flag_name(1, other_sem, scope),
+                     all_st - right_st - pp_flags(c, DSM_FLAG_STORE, other_sem, scope, space_peer),
                      pp_flag_name(1, sem, scope), (unsigned)test_seed());
         if (right_ld < l->rounds || all_ld != right_ld)
             fail_msg("%s: CTA %u polled its own mailbox with %u %s loads and %u flag loads of another kind "
-                     "(%u %s) for %u tokens: the contract says it polls with %s only; repeat with DSM_SEED=%u",
+                     "(%u %s, %u at another scope or volatile) for %u tokens: the contract says it polls with %s "
+                     "only; repeat with DSM_SEED=%u",
                      l->name, b, right_ld, pp_flag_name(0, sem, scope), all_ld - right_ld,
-                     pp_flags(c, DSM_FLAG_LOAD, other_sem, -1, space_own), pp_flag_name(0, other_sem, scope),
-                     l->rounds, pp_flag_name(0, sem, scope), (unsigned)test_seed());
+                     pp_flags(c, DSM_FLAG_LOAD, other_sem, scope, space_own), pp_flag_name(0, other_sem, scope),
+                     all_ld - right_ld - pp_flags(c, DSM_FLAG_LOAD, other_sem, scope, space_own), l->rounds,
+                     pp_flag_name(0, sem, scope), (unsigned)test_seed());
     }
 }
 
