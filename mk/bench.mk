@@ -30,8 +30,8 @@ BENCH_SRC_NAME := $(notdir $(BENCH_SRC))
 BENCH_KERNEL_FILES := $(sort $(shell sed -n 's|^[[:space:]]*//[[:space:]]*bench-kernels:||p' $(BENCH_FAMILY_SRCS) /dev/null))
 # Kernels that belong to the benchmark itself, not to an exercise (a second harness, a probe):
 # `// bench-own-kernels: bench/kernels/x.cu`, always the same file whatever SRC is. In the dry run
-# they are instrumented like the exercises' tests (EMU_KERNEL_CFLAGS): the emulator checks their
-# plain accesses too.
+# every kernel is instrumented like the exercises' tests (EMU_KERNEL_CFLAGS): the emulator checks
+# and counts its plain accesses too (a family's dry-run checks may use the mechanism counters).
 BENCH_OWN_KERNEL_FILES := $(sort $(shell sed -n 's|^[[:space:]]*//[[:space:]]*bench-own-kernels:||p' $(BENCH_FAMILY_SRCS) /dev/null))
 
 # QUICK=1: the short run; FAMILY=ch05_pingpong (or several, space-separated): only those.
@@ -76,7 +76,7 @@ build/bench/obj/%.o:
 # Emulator build (the dry run).
 $(BENCH_EMU_DIR)/kernels/%.o: $(BENCH_SRC)/%.cu $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(EMU_CFLAGS) -x c -I$(dir $<) -DDSM_UNIT=bench_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
+	$(CC) $(EMU_CFLAGS) $(EMU_KERNEL_CFLAGS) -x c -I$(dir $<) -DDSM_UNIT=bench_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
 
 $(BENCH_EMU_DIR)/own/%.o: bench/kernels/%.cu $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
