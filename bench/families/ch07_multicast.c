@@ -402,7 +402,7 @@ int bench_family_ch07_multicast(bench *b)
     double best_l2_percta = 0;
     for (int src = 0; src < 2 && !broken; ++src)
         for (int i = 0; i < 5 && !broken; ++i) {
-            if ((p.quick || p.dry) && (sizes[i] == 4 || sizes[i] == 16))
+            if (((p.quick && !p.ncu) || p.dry) && (sizes[i] == 4 || sizes[i] == 16))
                 continue;
             for (int m = 0; m < 2 && !broken; ++m) {
                 result *r = &st[src][i][m];
