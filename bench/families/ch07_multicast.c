@@ -518,6 +518,10 @@ int bench_family_ch07_multicast(bench *b)
     bench_report(b, "\n## Chapter 7: one load, many CTAs (ch07_multicast)\n\n");
     if (p.dry)
         bench_report(b, "Dry run on the emulator: every kernel checked on tiny sizes; the times below mean nothing.\n\n");
+    const char *jit = getenv("CUDA_FORCE_PTX_JIT");
+    if (!p.dry && jit && jit[0] == '1')
+        bench_report(b, "**This run forced the PTX JIT (PTX_ONLY=1): the `compute_90` PTX has no `.multicast::cluster`; "
+                        "\"multicast\" below is one unicast copy per CTA of the mask (the same bytes, n reads from L2).**\n\n");
     bench_report(b, "Every CTA of a cluster needs every chunk of its cluster's stream: loaded by each CTA itself "
                     "(`bulk_stream`) or once per cluster with `.multicast::cluster` (`mcast_stream`); %d slots of "
                     "%d KB per CTA, %d consumer threads, as many clusters as fit. \"Fetched\" is what the copies ask "
