@@ -11,6 +11,8 @@ enum { LOAD_OK = 0, LOAD_MISALIGNED = 1, LOAD_SIZE = 2, LOAD_SOURCE_REWRITE = 3,
 enum { STORE_OK = 0, STORE_NO_PROXY_FENCE = 1, STORE_REWRITE_BEFORE_WAIT = 2, STORE_EXIT_WITHOUT_WAIT = 3,
        STORE_NO_COMMIT = 4, STORE_READ_AFTER_READ_WAIT = 5, STORE_MISALIGNED = 6, STORE_GROUPS = 7 };
 
+static dsm_report_kind run_store(int blocks, int threads, int words, int bad);
+
 /* Launches bulk_load on `blocks` CTAs (clusters of `cluster`) of `threads`; checks every word when bad is
  * LOAD_OK, else expects a failed launch; returns the report's kind. */
 static dsm_report_kind run_load(int blocks, int cluster, int threads, int words, int bad)
@@ -55,6 +57,26 @@ static void test_bulk_global_load_lands_every_byte_in_the_issuing_cta(void **sta
     run_load(4, 1, 64, 256, LOAD_OK);
     run_load(6, 2, 32, 4, LOAD_OK);     /* one 16-byte unit, in clusters */
     run_load(8, 4, 96, 100, LOAD_OK);   /* 400 bytes: a multiple of 16, not of 128 */
+}
+
+static void test_bulk_global_counters_see_the_bulk_bytes_and_no_plain_loads(void **state)
+{
+    (void)state;
+    EMULATOR_ONLY();
+    run_load(4, 1, 64, 256, LOAD_OK);
+    dsm_emu_counts k;
+    for (uint32_t b = 0; b < 4; b++) {
+        assert_true(dsm_emu_last_counts(b, &k));
+        assert_int_equal(k.bulk_g2s_issued_bytes, 1024);
+        assert_int_equal(k.bulk_g2s_landed_bytes, 1024);
+        assert_int_equal(k.gmem_ld_bytes, 0);
+    }
+    run_store(3, 64, 256, STORE_OK);
+    for (uint32_t b = 0; b < 3; b++) {
+        assert_true(dsm_emu_last_counts(b, &k));
+        assert_int_equal(k.bulk_s2g_bytes, 1024);
+        assert_int_equal(k.gmem_st_bytes, 4);   /* check[b] only: the tile went by bulk store */
+    }
 }
 
 static void test_bulk_global_load_from_a_misaligned_source_is_reported(void **state)
@@ -199,6 +221,7 @@ static void test_bulk_global_store_to_a_misaligned_destination_is_reported(void 
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_bulk_global_load_lands_every_byte_in_the_issuing_cta),
+    cmocka_unit_test(test_bulk_global_counters_see_the_bulk_bytes_and_no_plain_loads),
     cmocka_unit_test(test_bulk_global_load_from_a_misaligned_source_is_reported),
     cmocka_unit_test(test_bulk_global_load_of_a_size_not_a_multiple_of_16_is_reported),
     cmocka_unit_test(test_bulk_global_rewriting_the_global_source_in_flight_is_reported),

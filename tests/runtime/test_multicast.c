@@ -70,6 +70,25 @@ static void test_multicast_every_cta_of_the_cluster_receives_every_chunk(void **
     run_ring(4, 1, 16, 8, MC_OK);    /* several laps */
 }
 
+/* The counters see one read of global memory per multicast, and its bytes land in every CTA of the mask. */
+static void test_multicast_counters_see_one_fetch_per_cluster_and_a_landing_per_cta(void **state)
+{
+    (void)state;
+    EMULATOR_ONLY();
+    int n = 4, clusters = 2, cw = 64, chunks = 5;
+    run_ring(n, clusters, cw, chunks, MC_OK);
+    dsm_emu_counts total, one;
+    assert_true(dsm_emu_last_counts_total(&total));
+    assert_int_equal(total.bulk_g2s_issued_bytes, (uint64_t)clusters * chunks * cw * 4);
+    assert_int_equal(total.bulk_g2s_landed_bytes, (uint64_t)n * clusters * chunks * cw * 4);
+    assert_int_equal(total.async_out_bytes, 0);
+    for (uint32_t b = 0; b < (uint32_t)(n * clusters); b++) {
+        assert_true(dsm_emu_last_counts(b, &one));
+        assert_int_equal(one.bulk_g2s_issued_bytes, (uint64_t)chunks * cw * 4 / n);   /* its piece of each chunk */
+        assert_int_equal(one.bulk_g2s_landed_bytes, (uint64_t)chunks * cw * 4);
+    }
+}
+
 /* ---- the bugs (Step 2 of issue 20): each reported, in the learner's terms ---- */
 
 static void test_multicast_mask_bit_outside_the_cluster_is_reported(void **state)
@@ -162,6 +181,7 @@ static void test_multicast_misaligned_or_odd_sized_pieces_are_reported(void **st
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_multicast_every_cta_of_the_cluster_receives_every_chunk),
+    cmocka_unit_test(test_multicast_counters_see_one_fetch_per_cluster_and_a_landing_per_cta),
     cmocka_unit_test(test_multicast_mask_bit_outside_the_cluster_is_reported),
     cmocka_unit_test(test_multicast_into_a_cta_that_exited_is_reported),
     cmocka_unit_test(test_multicast_before_the_receivers_started_is_reported),
