@@ -49,22 +49,35 @@ BOOK_HTML_OPTS := -s --template tools/book/template.html --css tools/book/book.c
                   --highlight-style=tango --wrap=none --lua-filter tools/book/print.lua $(BOOK_STAMP) \
                   -M book-code-columns=$(BOOK_CODE_COLUMNS)
 BOOK_SITE_FILES := tools/book/site.py tools/book/site.html tools/book/site.css tools/book/book.css tools/book/book.js
+# The catalog of cited documents (tools/book/cite.lua): assemble.lua links them and lists them.
+BOOK_SOURCES  := $(wildcard chapters/sources.ini)
+BOOK_META     += -M book-sources="$(BOOK_SOURCES)"
+# Where the site's links to repository files (exercise skeletons, a page's Markdown, plot data)
+# point: empty, the files are copied into the site (build/book/site/src/), so that the site works
+# when copied or hosted alone; or a URL prefix such as https://github.com/OWNER/REPO/blob/main/
+BOOK_SOURCE_URL ?=
 
 # Lines for `make help` (the top Makefile prints them with: @printf '%s\n' $(HELP_BOOK)).
 HELP_BOOK := "make book           the book: build/book/site/index.html (one page per chapter) and build/book.pdf" \
+             "make site           the site alone, fast, for writing (also: make book-html)" \
              "make book-check     check the book's includes, figures, links and exercise statements" \
              "make book-test      build the book, test its filter, check the site, the PDF and each page in Chromium"
 
-.PHONY: book book-check book-test book-deps book-test-deps book-plots book-parts-list
+.PHONY: book site book-html book-check book-test book-deps book-test-deps book-plots book-parts-list
 
+# The PDF is copied into the site as well, which links to it.
 book: build/book/site/index.html build/book.pdf
+	@cp build/book.pdf build/book/site/book.pdf
+
+# The edit loop: the site alone (a touched chapter rebuilds in a few seconds; the PDF takes longer).
+site book-html: build/book/site/index.html
 
 # Everything make book checks, and strictly: every exercise of course/*.ini stated in its chapter.
 book-check: $(BOOK_PARTS) build/book/parts.list
 	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
 	  $(BOOK_META) -M book-strict=true -o /dev/null
 
-book-test: book-check build/book/site/index.html build/book.html build/book.pdf | book-test-deps
+book-test: book-check book build/book.html | book-test-deps
 	bash tests/book/run.sh
 	$(PYTHON) tools/book/check_html.py build/book.html build/book/site --columns $(BOOK_CODE_COLUMNS)
 	$(PYTHON) tools/book/check_pdf.py build/book.pdf build/book.html
@@ -107,7 +120,8 @@ build/book/parts.list: book-parts-list
 	@mkdir -p $(@D)
 	@echo '$(BOOK_PARTS) $(BOOK_COURSE)' | cmp -s - $@ 2>/dev/null || echo '$(BOOK_PARTS) $(BOOK_COURSE)' > $@
 
-build/book/book.json: $(BOOK_PARTS) $(BOOK_COURSE) build/book/parts.list $(BOOK_FILTER)
+# The whole book after assemble.lua, for the print edition.
+build/book/book.json: $(BOOK_PARTS) $(BOOK_COURSE) $(BOOK_SOURCES) build/book/parts.list $(BOOK_FILTER)
 	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
 	  $(BOOK_META) -o $@.tmp && mv $@.tmp $@
 
@@ -119,10 +133,11 @@ build/book.html: build/book/book.json $(BOOK_STYLE) tools/book/print.lua tools/b
 build/book.pdf: build/book.html
 	sh tools/book/print.sh $< $@
 
-# The site: the whole book as one HTML fragment, which site.py cuts into pages.
-build/book/fragment.html: build/book/book.json tools/book/fragment.html
-	$(PANDOC) -f json $< -t html5 -s --template tools/book/fragment.html --highlight-style=tango \
-	  --wrap=none -o $@
+# The site: the whole book as one HTML fragment (assembled and written in one Pandoc run, the
+# quickest way from a changed chapter to the site), which site.py cuts into pages.
+build/book/fragment.html: $(BOOK_PARTS) $(BOOK_COURSE) $(BOOK_SOURCES) build/book/parts.list $(BOOK_FILTER) tools/book/fragment.html
+	$(PANDOC) -f json $(BOOK_PARTS) --lua-filter tools/book/assemble.lua $(BOOK_META) \
+	  -t html5 -s --template tools/book/fragment.html --highlight-style=tango --wrap=none -o $@.tmp && mv $@.tmp $@
 
 build/book/highlight.css: tools/book/highlight.html
 	@mkdir -p $(@D)
@@ -131,4 +146,4 @@ build/book/highlight.css: tools/book/highlight.html
 
 build/book/site/index.html: build/book/fragment.html build/book/highlight.css $(BOOK_SITE_FILES)
 	$(PYTHON) tools/book/site.py $< $(@D) --version "$(BOOK_VERSION)" --date "$(BOOK_DATE)" \
-	  --highlight-css build/book/highlight.css
+	  --highlight-css build/book/highlight.css --pdf build/book.pdf --source-url "$(BOOK_SOURCE_URL)"

@@ -12,6 +12,8 @@ local errors = require("errors")
 local phrases = require("phrases")
 local xref = require("xref")
 local glossary = require("glossary")
+local cite = require("cite")
+local partinfo = require("partinfo")
 
 -- The chapters and appendices, in order: { id, number, kind, content (title with number) }.
 local function chapters_of(doc)
@@ -40,27 +42,20 @@ local function chapter_list(chapters)
   return { pandoc.BulletList(items) }
 end
 
--- Every identifier in the document, so that links can be checked.
-local function collect_ids(doc)
-  local ids = {}
-  local function note(el)
-    if el.identifier and el.identifier ~= "" then
-      ids[el.identifier] = el.t
-    end
-  end
-  doc:walk({ Header = note, Div = note, Span = note, CodeBlock = note, Code = note,
-    Image = note, Link = note, Table = note })
-  return ids
-end
-
--- Plain references ("Figure 1.2", "Chapter 3") become links, and each glossary term is linked
--- from its first use in every chapter (not inside the glossary itself).
-local function link_running_text(doc, exercise_labels, report)
+-- Plain references ("Figure 1.2", "Chapter 3") become links, each glossary term is linked from
+-- its first use in every chapter (not inside the glossary itself), cited sources are linked
+-- (cite.lua) and every chapter that links to the web ends with its References section.
+local function link_running_text(doc, facts, exercise_labels, report)
   local terms, glossary_chapter
   terms, glossary_chapter, doc = glossary.collect(doc)
-  local targets = xref.targets(doc, exercise_labels)
+  local catalog, err = cite.load(config.sources)
+  if not catalog then
+    errors.add(nil, err)
+    catalog = cite.load(nil)
+  end
+  local targets = xref.targets(facts.targets, exercise_labels)
   local chapter = "the front matter"
-  local used = {}
+  local used, cited = {}, cite.state()
   local seen_missing = {}
   local refs = xref.replacer(targets, function(kind, num)
     local key = chapter .. kind .. num
@@ -70,38 +65,53 @@ local function link_running_text(doc, exercise_labels, report)
     end
   end)
   local terms_here = glossary.replacer(terms, used)
-  local in_glossary = false
+  local sources_here = cite.replacer(catalog, cited)
   -- Terms are not linked inside quotations or text in another language: those are someone
   -- else's words.
   local function quoted(el)
     return el.t == "Quoted" or (el.t == "Span" and el.attributes["lang"] ~= nil)
   end
-  local blocks = pandoc.List()
+  -- One pass over the text for all three (each pass over the whole book costs a second).
+  local all = phrases.first(refs, terms_here, sources_here)
+  local both = phrases.first(refs, sources_here)
+  local blocks, part = pandoc.List(), pandoc.List()
+  local in_glossary, part_id = false, ""
+  local function flush()
+    local found = cite.take(cited)
+    blocks:extend(part)
+    if #found > 0 then
+      local section = cite.section(found, part_id)
+      facts.ids[section[1].identifier] = "Header"
+      blocks:extend(section)
+    end
+    part = pandoc.List()
+  end
   for _, b in ipairs(doc.blocks) do
     if b.t == "Header" and b.level == 1 then
+      flush()
       for k in pairs(used) do
         used[k] = nil
       end
       in_glossary = b.identifier == glossary_chapter
       chapter = "#" .. b.identifier
+      part_id = b.identifier
       blocks:insert(b)
     else
-      b = phrases.walk_block(b, refs)
-      if not in_glossary then
-        b = phrases.walk_block(b, terms_here, quoted)
-      end
-      blocks:insert(b)
+      part:insert(phrases.walk_block(b, in_glossary and both or all, quoted))
     end
   end
+  flush()
   doc.blocks = blocks
   return doc
 end
 
-local function strip(el)
-  for _, key in ipairs({ "book-src", "book-kind", "book-chapter", "book-figure" }) do
-    el.attributes[key] = nil
+-- The chapter pass's notes on level-1 headings, for this filter only.
+local function strip(h)
+  if h.t == "Header" and h.level == 1 then
+    h.attributes["book-kind"] = nil
+    h.attributes["book-chapter"] = nil
   end
-  return el
+  return h
 end
 
 function Pandoc(doc)
@@ -150,9 +160,10 @@ function Pandoc(doc)
     end
   end
   local report = config.strict and errors.add or errors.warn
-  doc = link_running_text(doc, exercise_labels, report)
+  local facts = partinfo.read(doc.meta)
+  doc = link_running_text(doc, facts, exercise_labels, report)
 
-  local ids = collect_ids(doc)
+  local ids = facts.ids
   local unstated = {}
   -- Every exercise of course/*.ini must be stated in its chapter. `make book` warns and
   -- leaves the solution's back link out; `make book-check` (-M book-strict=true) fails.
@@ -175,26 +186,24 @@ function Pandoc(doc)
       end
     end
   end
-  doc:walk({
-    Link = function(link)
-      local target = link.target:match("^#(.+)$")
-      if target and not ids[target] and not unstated[target] then
-        errors.add(link.attributes["book-src"] or "book", string.format(
-          "link [%s](#%s) points at no heading, exercise or figure", pandoc.utils.stringify(link.content), target))
-      end
-    end,
-  })
+  for _, link in ipairs(facts.links) do
+    if not ids[link.target] and not unstated[link.target] then
+      errors.add(link.source, string.format(
+        "link [%s](#%s) points at no heading, exercise or figure", link.text, link.target))
+    end
+  end
 
   errors.finish()
-  return doc:walk({
-    Header = strip,
-    Image = strip,
-    Link = function(link)
-      local target = link.target:match("^#(.+)$")
-      if target and unstated[target] then
-        return link.content
-      end
-      return strip(link)
-    end,
-  })
+  doc.blocks = doc.blocks:map(strip)
+  if next(unstated) then
+    return doc:walk({
+      Link = function(link)
+        local target = link.target:match("^#(.+)$")
+        if target and unstated[target] then
+          return link.content
+        end
+      end,
+    })
+  end
+  return doc
 end

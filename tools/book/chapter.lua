@@ -16,6 +16,8 @@ local quotes = require("quotes")
 local numbering = require("numbering")
 local errors = require("errors")
 local files = require("files")
+local partinfo = require("partinfo")
+local glossary = require("glossary")
 
 -- Source comments (<!-- purpose of this file -->) stay out of the book.
 local function drop_comment(raw)
@@ -26,6 +28,7 @@ end
 
 local function finish(doc)
   errors.finish()
+  doc = partinfo.record(doc, config.source)
   if config.depfile and config.target then
     files.write_depfile(config.depfile, config.target)
   end
@@ -37,7 +40,7 @@ return {
   { CodeBlock = include.CodeBlock },
   { Div = solutions.Div },
   { Div = exercise.Div },
-  { Image = figures.Image, Math = mathfrac.Math },
+  { Image = figures.Image, Math = mathfrac.Math, Span = glossary.Span },
   { Para = quotes.Para, Plain = quotes.Plain },
   { Pandoc = numbering.Pandoc },
   { Pandoc = finish },

@@ -16,33 +16,11 @@ local PLURAL = { chapters = true, appendices = true, figures = true, exercises =
 local JOINERS = { ["and"] = true, ["or"] = true, ["to"] = true, ["–"] = true, ["-"] = true }
 
 -- Targets of the whole book: { chapter = { ["3"] = "ch03", A = "solutions" }, figure = {...},
--- exercise = { ["2.1"] = "ch02.neighbor_read" }, section = { ["2.4"] = "ch02-..." } }.
-function M.targets(doc, exercise_labels)
-  local t = { chapter = {}, figure = {}, exercise = exercise_labels or {}, section = {} }
-  doc:walk({
-    Header = function(h)
-      local num
-      for _, el in ipairs(h.content) do
-        if el.t == "Span" and el.classes:includes("header-section-number") then
-          num = pandoc.utils.stringify(el)
-        end
-      end
-      if num then
-        if h.level == 1 then
-          t.chapter[num] = h.identifier
-        else
-          t.section[num] = h.identifier
-        end
-      end
-    end,
-    Image = function(img)
-      local num = img.attributes["book-figure"]
-      if num and img.identifier ~= "" then
-        t.figure[num] = img.identifier
-      end
-    end,
-  })
-  return t
+-- exercise = { ["2.1"] = "ch02.neighbor_read" }, section = { ["2.4"] = "ch02-..." } }, from the
+-- parts' facts (partinfo.lua) and the exercise labels of the course files.
+function M.targets(facts, exercise_labels)
+  return { chapter = facts.chapter, figure = facts.figure, exercise = exercise_labels or {},
+    section = facts.section }
 end
 
 -- Split "1.2," into ("1.2", ","); "2–3" into ("2", "–3"); nil when it is not a number.
