@@ -16,7 +16,7 @@ set datafile columnheaders
 is(set_name) = strcol(4) eq set_name
 # The two sweeps at 2 CTAs per SM gave the same numbers; together their rows are contiguous, so the line is unbroken.
 two_per_sm(dummy) = is("sweep_1024t_64k") || is("sweep_128t_100k")
-set multiplot layout 2,1 margins 0.1,0.97,0.1,0.97 spacing 0,0.08
+set multiplot layout 2,1 margins 0.1,0.97,0.12,0.97 spacing 0,0.08
 set grid ytics xtics lc rgb "#d5d9e0"
 set border 3
 set xtics 1,1,16 nomirror

@@ -171,6 +171,16 @@ do
   local row = plotmeta.split_csv('"NVIDIA H200","580.1 / CUDA 13.0",1980,2026-11-29T19:00:35Z,"a ""q"""')
   check("plotmeta_split_csv_quotes", row[1] == "NVIDIA H200" and row[2] == "580.1 / CUDA 13.0" and row[3] == "1980"
     and row[5] == 'a "q"', table.concat(row, "|"))
+  check("plotmeta_driver_number_is_the_cuda_version", plotmeta.driver("13000") == "CUDA 13.0"
+    and plotmeta.driver("12040") == "CUDA 12.4" and plotmeta.driver("580.159.04") == "driver 580.159.04",
+    plotmeta.driver("13000"))
+end
+
+-- cite.lua
+do
+  local cite = require("cite")
+  check("cite_url_of_issue_and_paper", cite.url_of("NVIDIA/cutlass#1684") == "https://github.com/NVIDIA/cutlass/issues/1684"
+    and cite.url_of("arXiv:2402.13499") == "https://arxiv.org/abs/2402.13499" and cite.url_of("plain") == nil)
 end
 
 print(string.format("%d passed, %d failed", passed, failed))

@@ -334,14 +334,15 @@ def contents(pages):
                        for i, n, t, _ in p.sections if n)
         rows.append(f'<li><a href="{p.name}"><span class="num">{html.escape(p.number)}</span> '
                     f'{html.escape(p.title)}</a>' + (f"<ul>{subs}</ul>" if subs else "") + "</li>")
-    return '<nav id="book-contents" class="contents"><h2 id="contents">Contents</h2><ul>' + "".join(rows) + "</ul></nav>"
+    return ('<nav id="book-contents" class="contents"><h2 id="contents">Contents<a class="anchor" href="#contents" '
+            'aria-label="Link to this section">#</a></h2><ul>' + "".join(rows) + "</ul></nav>")
 
 
 def tools(page, args, sources):
     """The top bar's links: the PDF and the page's Markdown source."""
     out = []
     if args.pdf:
-        out.append('<a class="tool" href="book.pdf" title="The whole book as one PDF">PDF</a>')
+        out.append('<a class="tool" href="book.pdf" title="The whole book as one PDF (made by make book)">PDF</a>')
     src = sources.href(page.source or "book.md")
     if src:
         out.append(f'<a class="tool" href="{html.escape(src, quote=True)}" '
@@ -375,7 +376,8 @@ def main():
     ap.add_argument("--date", default="")
     ap.add_argument("--highlight-css", required=True)
     ap.add_argument("--repo-root", default=".")
-    ap.add_argument("--pdf", default="", help="the PDF, copied into the site when it exists")
+    ap.add_argument("--pdf", default="", help="the PDF: linked from every page, copied into the site when it "
+                    "exists (make book builds it and copies it in after the site)")
     ap.add_argument("--source-url", default="", help="link repository files under this URL instead of copying them")
     args = ap.parse_args()
 
@@ -395,8 +397,6 @@ def main():
     args.subtitle = text_of((re.search(r'<p class="subtitle">(.*?)</p>', head.group(1), re.S) or [0, ""])[1])
     if args.pdf and os.path.isfile(args.pdf):
         shutil.copyfile(args.pdf, os.path.join(args.site, "book.pdf"))
-    elif args.pdf:
-        args.pdf = ""   # never built: no link to it (make book builds it and copies it here)
     sources = Sources(args.site, args.repo_root, args.source_url)
     pages = split_pages(fragment)
     rewrite_links(pages, sources)
