@@ -28,6 +28,11 @@ PYTHON     ?= python3
 BOOK_CHAPTERS := $(sort $(wildcard chapters/[0-9][0-9]-*.md))
 BOOK_COURSE   := $(sort $(wildcard course/ch[0-9][0-9].ini))
 BOOK_PARTS    := build/book/parts/book.json $(patsubst chapters/%.md,build/book/parts/%.json,$(BOOK_CHAPTERS))
+# The site's path: each part's facts (what linking needs to know of it, partinfo.lua), merged
+# into one index; each part linked to the rest of the book and written as HTML on its own; the
+# fragments joined. A changed chapter relinks alone unless its facts changed.
+BOOK_FACTS    := $(BOOK_PARTS:.json=.facts.json)
+BOOK_LINKED   := $(patsubst build/book/parts/%.json,build/book/linked/%.html,$(BOOK_PARTS))
 # The CSV a plot script draws: the path on its line `# csv: <path>`, else bench/results/NAME.csv.
 book_plot_csv  = $(or $(firstword $(shell sed -n 's/^\#[[:space:]]*csv:[[:space:]]*//p' $1)),bench/results/$(basename $(notdir $1)).csv)
 BOOK_PLOT_GPS := $(sort $(wildcard figures/plots/*.gp))
@@ -101,15 +106,24 @@ endef
 $(foreach g,$(BOOK_PLOT_GPS),$(eval $(call book_plot_rule,$g,$(call book_plot_csv,$g))))
 
 # One part per Markdown file; the filter writes a depfile listing every file it read.
+# The facts file is replaced only when the facts change, so that the other parts' links need
+# not be redone after an edit that moves no heading, figure or exercise.
+book_part = $(PANDOC) -f markdown-auto_identifiers $1 -t json --lua-filter tools/book/chapter.lua \
+	  $(BOOK_META) -M book-depfile=$(@:.json=.d) -M book-target=$@ -M book-facts=$(@:.json=.facts.json).tmp \
+	  -o $@.tmp && mv $@.tmp $@ && \
+	{ cmp -s $(@:.json=.facts.json).tmp $(@:.json=.facts.json) && rm $(@:.json=.facts.json).tmp || \
+	  mv $(@:.json=.facts.json).tmp $(@:.json=.facts.json); }
+
 build/book/parts/book.json: book.md $(BOOK_FILTER) $(BOOK_COURSE) | book-deps book-plots
 	@mkdir -p $(@D)
-	$(PANDOC) -f markdown-auto_identifiers $< -t json --lua-filter tools/book/chapter.lua \
-	  $(BOOK_META) -M book-depfile=$(@:.json=.d) -M book-target=$@ -o $@.tmp && mv $@.tmp $@
+	$(call book_part,$<)
 
 build/book/parts/%.json: chapters/%.md $(BOOK_FILTER) $(BOOK_COURSE) | book-deps book-plots
 	@mkdir -p $(@D)
-	$(PANDOC) -f markdown-auto_identifiers $< -t json --lua-filter tools/book/chapter.lua \
-	  $(BOOK_META) -M book-depfile=$(@:.json=.d) -M book-target=$@ -o $@.tmp && mv $@.tmp $@
+	$(call book_part,$<)
+
+# Made with its part (an empty recipe: make looks at the file's time again afterwards).
+$(BOOK_FACTS): build/book/parts/%.facts.json: build/book/parts/%.json ;
 
 -include $(BOOK_PARTS:.json=.d)
 
@@ -133,11 +147,21 @@ build/book.html: build/book/book.json $(BOOK_STYLE) tools/book/print.lua tools/b
 build/book.pdf: build/book.html
 	sh tools/book/print.sh $< $@
 
-# The site: the whole book as one HTML fragment (assembled and written in one Pandoc run, the
-# quickest way from a changed chapter to the site), which site.py cuts into pages.
-build/book/fragment.html: $(BOOK_PARTS) $(BOOK_COURSE) $(BOOK_SOURCES) build/book/parts.list $(BOOK_FILTER) tools/book/fragment.html
-	$(PANDOC) -f json $(BOOK_PARTS) --lua-filter tools/book/assemble.lua $(BOOK_META) \
-	  -t html5 -s --template tools/book/fragment.html --highlight-style=tango --wrap=none -o $@.tmp && mv $@.tmp $@
+# The site: every part's facts merged into the index (replaced only when it changes); each
+# part linked and written as HTML with the index; the parts joined into the fragment that
+# site.py cuts into pages.
+build/book/index.json: $(BOOK_FACTS) build/book/parts.list
+	$(PANDOC) -f json $(BOOK_FACTS) -t json -o $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+build/book/linked/%.html: build/book/parts/%.json build/book/index.json $(BOOK_COURSE) $(BOOK_SOURCES) $(BOOK_FILTER) tools/book/fragment.html
+	@mkdir -p $(@D)
+	$(PANDOC) -f json $< --lua-filter tools/book/link.lua $(BOOK_META) -M book-index=build/book/index.json \
+	  -M pagetitle=book -t html5 -s --template tools/book/fragment.html --highlight-style=tango --wrap=none \
+	  -o $@.tmp && mv $@.tmp $@
+
+build/book/fragment.html: $(BOOK_LINKED) build/book/parts.list
+	cat $(BOOK_LINKED) > $@
 
 build/book/highlight.css: tools/book/highlight.html
 	@mkdir -p $(@D)

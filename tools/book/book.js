@@ -1,6 +1,6 @@
 /* book.js: the site's reader features: the chapter menu on small screens (Esc or a tap outside
    closes it), ← and → for the previous and next chapter, a theme toggle (system, light, dark),
-   copy buttons on code blocks, tables that say they scroll, solutions that open when linked to
+   copy buttons on code blocks, tables and figures that say they scroll, solutions that open when linked to
    or printed, and search across every chapter (index in search-index.js, made by site.py):
    results land on their section, with the query marked there; a misspelt word ("barier") finds
    the words one or two letters away. */
@@ -120,24 +120,27 @@
     done(ok);
   }
 
-  /* A table wider than its column gets .overflows (site.css draws shadows at its edges) and a
-     line under it that says it scrolls. */
-  function setupTables() {
-    var wraps = document.querySelectorAll(".table-wrap");
-    Array.prototype.forEach.call(wraps, function (wrap) {
+  /* A table (or, on a phone, a figure) wider than its column gets .overflows (site.css draws
+     shadows at a table's edges) and a line under it that says it scrolls. */
+  function setupScrollers() {
+    var boxes = document.querySelectorAll(".table-wrap, figure.scroll-x");
+    Array.prototype.forEach.call(boxes, function (box) {
       var hint = document.createElement("p");
       hint.className = "scroll-hint";
       hint.setAttribute("aria-hidden", "true");
-      hint.textContent = "\u2194 The table is wider than the screen: scroll it sideways.";
-      wrap.parentNode.insertBefore(hint, wrap.nextSibling);
+      hint.textContent = box.tagName === "FIGURE"
+        ? "\u2194 The figure is wider than the screen: scroll it sideways, or tap it to see it whole."
+        : "\u2194 The table is wider than the screen: scroll it sideways.";
+      box.parentNode.insertBefore(hint, box.nextSibling);
     });
     function measure() {
-      Array.prototype.forEach.call(wraps, function (wrap) {
-        wrap.classList.toggle("overflows", wrap.scrollWidth > wrap.clientWidth + 1);
+      Array.prototype.forEach.call(boxes, function (box) {
+        box.classList.toggle("overflows", box.scrollWidth > box.clientWidth + 1);
       });
     }
     measure();
     window.addEventListener("resize", measure);
+    window.addEventListener("load", measure);   /* figures have their width once loaded */
   }
 
   /* A link to a solution opens its box (the heading is just above the closed <details>); so
@@ -403,7 +406,7 @@
     setupKeys();
     setupTheme();
     setupCopy();
-    setupTables();
+    setupScrollers();
     setupSolutions();
     setupSearch();
     markHighlight();

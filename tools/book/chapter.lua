@@ -2,7 +2,8 @@
 -- code includes, exercise boxes, the solutions appendix, figure checks, math, numbering.
 -- Usage: pandoc -f markdown-auto_identifiers chapters/02-x.md -t json \
 --          --lua-filter tools/book/chapter.lua -M book-course-files="course/ch02.ini ..." \
---          [-M book-depfile=part.d -M book-target=part.json] -o part.json
+--          [-M book-depfile=part.d -M book-target=part.json] [-M book-facts=part.facts.json] \
+--          -o part.json
 
 package.path = pandoc.path.directory(PANDOC_SCRIPT_FILE) .. "/?.lua;" .. package.path
 
@@ -28,7 +29,16 @@ end
 
 local function finish(doc)
   errors.finish()
-  doc = partinfo.record(doc, config.source)
+  local terms, glossary_id
+  terms, glossary_id, doc = glossary.collect(doc)
+  local facts
+  doc, facts = partinfo.record(doc, config.source, terms, glossary_id)
+  -- The site's build merges every part's facts into its index (mk/book.mk).
+  if config.facts then
+    local f = assert(io.open(config.facts, "w"))
+    f:write(partinfo.facts_document(config.source, facts))
+    f:close()
+  end
   if config.depfile and config.target then
     files.write_depfile(config.depfile, config.target)
   end

@@ -15,6 +15,7 @@ local M = {
   target = nil,           -- the part being made (the depfile's target)
   strict = false,         -- book-check: an exercise not stated in its chapter is an error
   sources = "chapters/sources.ini",  -- the catalog of cited documents (cite.lua)
+  facts = nil,            -- where chapter.lua writes the part's facts (partinfo.lua) for the site
 }
 
 -- Split text into words (runs of non-space).
@@ -61,6 +62,7 @@ function M.load(meta)
   M.target = get("book-target")
   M.strict = (get("book-strict") or "") == "true"
   M.sources = get("book-sources") or M.sources
+  M.facts = get("book-facts")
   return meta
 end
 

@@ -98,6 +98,13 @@ window.BookProbe = (function () {
       else if (!wrap.classList.contains("overflows") || !hint || !hint.classList.contains("scroll-hint") || !visible(hint))
         tableBad.push("table " + k + " scrolls without saying so: " + label(t).slice(0, 40));
     });
+    /* So do figures that keep a legible width on a phone. */
+    Array.prototype.forEach.call(document.querySelectorAll("main figure"), function (f) {
+      if (f.scrollWidth <= f.clientWidth + 1) return;
+      var hint = f.nextElementSibling;
+      if (!f.classList.contains("overflows") || !hint || !hint.classList.contains("scroll-hint") || !visible(hint))
+        tableBad.push("a figure scrolls without saying so: " + label(f.querySelector("img") || f).slice(0, 40));
+    });
     out.tables_bad = tableBad;
 
     /* The sidebar: closed on narrow screens, and then none of its links takes the focus. */

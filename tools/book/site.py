@@ -399,10 +399,10 @@ def main():
         shutil.copyfile(args.pdf, os.path.join(args.site, "book.pdf"))
     sources = Sources(args.site, args.repo_root, args.source_url)
     pages = split_pages(fragment)
+    wrap_code(pages)        # first: it drops the code lines' own links (#cb1-1), which repeat across pages
     rewrite_links(pages, sources)
     place_figures(pages, args.site, args.repo_root)
     wrap_tables(pages)
-    wrap_code(pages)
 
     index = [e for p in pages for e in search_entries(p)]
     add_anchors(pages)
