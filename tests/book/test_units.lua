@@ -162,6 +162,9 @@ do
   local o = fold.block(out, 40, "text")
   check("fold_output_hangs_under_the_text_after_its_label",
     widest(o) <= 40 and o:find("\n            advice", 1, true) ~= nil, o)
+  local two = fold.block("  kernel    k\n  where     w\n  last wait this thread's last wait returned at once: its phase had completed", 40, "text")
+  check("fold_output_hangs_a_one_space_label_under_the_block_s_label_column",
+    two:match("\n  last wait this thread's last wait\n            returned") ~= nil, two)
   local _, changed = fold.block("short\nlines", 40, "c")
   check("fold_leaves_short_lines_alone", changed == false)
 end
