@@ -140,7 +140,9 @@ DSM_DEVICE void dsm_barrier_cluster_wait(void) { asm volatile("barrier.cluster.w
 DSM_DEVICE void dsm_cluster_sync(void) { dsm_barrier_cluster_arrive(); dsm_barrier_cluster_wait(); }
 /* fence.acq_rel.cluster */
 DSM_DEVICE void dsm_fence_acq_rel_cluster(void) { asm volatile("fence.acq_rel.cluster;" ::: "memory"); }
-/* fence.acq_rel.gpu: what __threadfence() is. */
+/* fence.acq_rel.gpu. Not what __threadfence() is: nvcc 13.0 compiles __threadfence() to membar.gl,
+ * which the PTX ISA defines (sm_70 and later) as a synonym of fence.sc.gpu, the stronger
+ * sequentially consistent fence. */
 DSM_DEVICE void dsm_fence_acq_rel_gpu(void) { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 /* fence.proxy.async.shared::cta: make generic-proxy smem writes visible to bulk copies. */
 DSM_DEVICE void dsm_fence_proxy_async_shared_cta(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
