@@ -165,6 +165,8 @@ do
   local two = fold.block("  kernel    k\n  where     w\n  last wait this thread's last wait returned at once: its phase had completed", 40, "text")
   check("fold_output_hangs_a_one_space_label_under_the_block_s_label_column",
     two:match("\n  last wait this thread's last wait\n            returned") ~= nil, two)
+  local deep = fold.block(string.rep(" ", 36) .. ": SOME_LONG_NAME));", 40, "c")
+  check("fold_code_too_deeply_indented_moves_left_to_fit", widest(deep) <= 40 and deep:find("SOME_LONG_NAME", 1, true) ~= nil, deep)
   local _, changed = fold.block("short\nlines", 40, "c")
   check("fold_leaves_short_lines_alone", changed == false)
 end

@@ -63,6 +63,12 @@ local function break_code(line, limit, suffix)
       end
     end
     if not best then
+      -- Nothing to break at, but an indent deeper than the page: move the text left until it
+      -- ends at the margin (a continuation aligned far right under an opening parenthesis).
+      local body = line:gsub("^%s+", "")
+      if width(body) <= limit then
+        line = string.rep(" ", limit - width(body)) .. body
+      end
       break
     end
     table.insert(out, line:sub(1, best - 1) .. suffix)

@@ -40,6 +40,11 @@ local function number_of(s, kind)
   return nil
 end
 
+-- A space between words, or a line break of the source ("Figure\n3.1").
+local function is_space(el)
+  return el.t == "Space" or el.t == "SoftBreak"
+end
+
 -- A replace function for phrases.rewrite; `missing(kind, number)` is told of dangling references.
 function M.replacer(targets, missing)
   local function link(word, num, kind)
@@ -59,7 +64,7 @@ function M.replacer(targets, missing)
     end
     local open, word = el.text:match("^([%(%[“‘\"']*)(%a+)$")
     local kind = word and KINDS[word:lower()]
-    if not kind or not (inlines[i + 1] and inlines[i + 1].t == "Space") or not inlines[i + 2]
+    if not kind or not (inlines[i + 1] and is_space(inlines[i + 1])) or not inlines[i + 2]
       or inlines[i + 2].t ~= "Str" then
       return nil
     end
@@ -89,13 +94,13 @@ function M.replacer(targets, missing)
           rest = r2
         end
         break
-      elseif rest == "," and inlines[last + 1] and inlines[last + 1].t == "Space" and inlines[last + 2]
+      elseif rest == "," and inlines[last + 1] and is_space(inlines[last + 1]) and inlines[last + 2]
         and inlines[last + 2].t == "Str" then
         nxt = last + 2
         joiner = { pandoc.Str(","), pandoc.Space() }
-      elseif rest == "" and inlines[last + 1] and inlines[last + 1].t == "Space" and inlines[last + 2]
+      elseif rest == "" and inlines[last + 1] and is_space(inlines[last + 1]) and inlines[last + 2]
         and inlines[last + 2].t == "Str" and JOINERS[inlines[last + 2].text] and inlines[last + 3]
-        and inlines[last + 3].t == "Space" and inlines[last + 4] and inlines[last + 4].t == "Str" then
+        and is_space(inlines[last + 3]) and inlines[last + 4] and inlines[last + 4].t == "Str" then
         nxt = last + 4
         joiner = { pandoc.Space(), pandoc.Str(inlines[last + 2].text), pandoc.Space() }
       else
