@@ -30,7 +30,7 @@ include mk/runtime.mk
 # Each step is a target (runtime-test: mk/runtime.mk, book-test: mk/book.mk, the others: mk/course.mk);
 # a step passed when its status file exists afterwards, and was skipped when it left <step>.skipped.
 TEST_STATUS := build/test/status
-TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons skeletons-check diagnostics-check grader-test nvcc-check book-test bench-dry
+TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons mutants skeletons-check diagnostics-check grader-test nvcc-check book-test bench-dry
 
 .PHONY: help clean test
 help:
@@ -41,7 +41,8 @@ help:
 	  "make watch  grade the exercise you edit each time you save it (Ctrl-C stops)" \
 	  "make progress  what passes so far, per chapter, and the next exercise to do" \
 	  "make check  grade solutions/: must be full marks" \
-	  "make test  everything CI checks: runtime tests, solutions pass, skeletons fail, nvcc, the book" \
+	  "make test  everything CI checks: runtime tests, solutions pass, skeletons and mutants fail, nvcc, the book" \
+	  "make mutants  the mutation suite: every tests/mutants/<id>/*.patch must lose its points (ok-*: keep them); EX=id" \
 	  "make deps  install the missing Debian packages (tools/deps.sh)" \
 	  "make runtime  build the emulator library (build/libdsm_emu.a)" \
 	  "make runtime-test  run the emulator's own tests (bug/fix kernel pairs)" \

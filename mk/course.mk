@@ -144,3 +144,16 @@ $1: tests/support/test_support.c tests/support/test_support.h
 	@mkdir -p $$(@D)
 	$(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -c $$< -o $$@
 endef
+
+# ---- the mutation suite (tools/mutants/run.sh; docs/CONVENTIONS.md, "The mutation suite") ----
+# Every tests/mutants/<id>/<name>.patch applied to a copy of solutions/ and that one exercise graded:
+# a wrong version must lose its points, an ok-<name>.patch must keep them. EX=id: that exercise's only.
+.PHONY: mutants mutants-support
+mutants: runtime $(GRADER)
+	@bash tools/mutants/run.sh --jobs $(JOBS) --make '$(MAKE)' $(if $(EX),--exercise $(EX))
+
+# The tests/support object every mutant links, built once by the runner (GRADE_SUPPORT_OBJ=path).
+ifdef GRADE_SUPPORT_OBJ
+$(eval $(call grade_support_emu,$(GRADE_SUPPORT_OBJ)))
+mutants-support: $(GRADE_SUPPORT_OBJ)
+endif

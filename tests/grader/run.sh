@@ -176,6 +176,39 @@ expect "watch: grades the exercise whose file was saved" contains "$work/watch.t
 expect "watch: that grading ran the saved exercise" grep -qE '^  PASS +10/10 +ch01\.passes ' "$work/watch.txt"
 expect "watch: stops after --watch-runs gradings" test "$(grep -c '^Score: ' "$work/watch.txt")" = 2
 
+echo "mutation suite (tools/mutants/run.sh):"
+mutants() { # OUT_NAME ARGS...: the runner on the fixture's mutants; output in $work/OUT_NAME.txt, status in .rc
+    local name=$1
+    shift
+    bash tools/mutants/run.sh --grader "$grader" --mutants "$fixture/mutants" --solutions "$fixture/solutions" \
+        --out "$work/$name" --timeout 2 --grader-arg --course --grader-arg "$fixture/course" \
+        --grader-arg --make-arg --grader-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' "$@" > "$work/$name.txt" 2>&1
+    echo $? > "$work/$name.rc"
+}
+mutants mut
+m=$work/mut.txt
+expect "mutants: a wrong version that loses its points is ok" grep -q '^ok      ch01.passes/adds-one: loses its points (assertion)' "$m"
+expect "mutants: a correct alternative that keeps them is ok" grep -q '^ok      ch01.passes/ok-backwards: keeps full points' "$m"
+expect "mutants: a wrong version that keeps its points fails, named" grep -q "^FAILED  $fixture/mutants/ch01.passes/survives.patch: keeps full points" "$m"
+expect "mutants: ... with its reason line" contains "$m" "reason: (fixture) claims to be wrong but multiplies"
+expect "mutants: an ok- version that loses points fails, with why" grep -q "ok-broken.patch: loses points, yet it is a correct design: test_passes_scales_every_element failed" "$m"
+expect "mutants: a patch that does not apply fails" grep -q "stale.patch: does not apply to $fixture/solutions/ (without fuzz): Hunk #1 FAILED" "$m"
+expect "mutants: a patch without its reason line fails" grep -q 'no-reason.patch: its first line must be "# ' "$m"
+expect "mutants: a mutant that does not compile fails" grep -q "no-compile.patch: does not compile" "$m"
+expect "mutants: the step fails, counting the bad patches" grep -q '^mutants: FAILED: 5 of 7 patches' "$m"
+expect "mutants: status 1" test "$(cat "$work/mut.rc")" = 1
+expect "mutants: the solutions are untouched" contains "$fixture/solutions/ch01/passes.c" "out[i] = factor * in[i];"
+mkdir -p "$work/mut-good/ch01.passes" && cp "$fixture/mutants/ch01.passes/adds-one.patch" "$fixture/mutants/ch01.passes/ok-backwards.patch" "$work/mut-good/ch01.passes/"
+bash tools/mutants/run.sh --grader "$grader" --mutants "$work/mut-good" --solutions "$fixture/solutions" \
+    --out "$work/mut2" --timeout 2 --grader-arg --course --grader-arg "$fixture/course" \
+    --grader-arg --make-arg --grader-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' > "$work/mut2.txt" 2>&1
+echo $? > "$work/mut2.rc"
+expect "mutants: all behave: status 0 and a count" \
+    bash -c "test \"\$(cat $work/mut2.rc)\" = 0 && grep -q '^mutants: OK: 1 wrong versions lose their points, 1 correct alternatives keep them' $work/mut2.txt"
+mutants mut-one --exercise ch01.fails_assertion
+expect "mutants: --exercise with no patches says so and fails" \
+    bash -c "test \"\$(cat $work/mut-one.rc)\" = 1 && grep -q 'no patches under' $work/mut-one.txt"
+
 echo "chapters-check:"
 mkdir -p "$work/chapters"
 printf '```{.c include="tests/grader/skeleton/input.cu" marker="x"}\n```\n' > "$work/chapters/01-none.md"
