@@ -38,7 +38,7 @@ help:
 	  "make grade  grade your exercises/ on the emulator (CH=3 or EX=ch03.fix_trap: only those; GPU=1: on a Hopper GPU)" \
 	  "make hint EX=id  show the next hint of exercise id" \
 	  "make reset EX=id  restore exercise id's skeleton (your file is saved under .backup/ first)" \
-	  "make watch  grade the exercise you edit each time you save it (Ctrl-C stops)" \
+	  "make watch  grade the exercise you edit each time you save it (EX=id: that one, graded first; Ctrl-C stops)" \
 	  "make progress  what passes so far, per chapter, and the next exercise to do" \
 	  "make check  grade solutions/: must be full marks" \
 	  "make test  everything CI checks: runtime tests, solutions pass, skeletons and mutants fail, nvcc, the book" \

@@ -38,11 +38,12 @@ check:
 	@$(MAKE) --no-print-directory grade SRC=solutions GRADE_EXPECT=pass
 
 # Grades the exercise you edit each time you save it (Ctrl-C stops); inotifywait when installed.
+# EX=id (or CH=n): grade that exercise first and watch only it (or that chapter).
 watch:
 	@bash tools/deps.sh grade
 	@$(MAKE) --no-print-directory -s runtime $(GRADER) || { \
 	  echo "make watch: the emulator library or the grader did not build (above): a bug of DSMEM Lab, not of your code."; exit 1; }
-	@$(GRADER) watch --jobs $(JOBS) --make '$(MAKE)' --src $(SRC) --out $(call grade_out,$(SRC))
+	@$(GRADER) watch --jobs $(JOBS) --make '$(MAKE)' $(GRADE_SELECT) --src $(SRC) --out $(call grade_out,$(SRC))
 
 # What passes so far (from the earlier make grade runs), per chapter, and the next exercise.
 progress: $(GRADER)
