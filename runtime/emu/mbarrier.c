@@ -202,6 +202,8 @@ void dsm_emu_mbarrier_arrive_remote(uint32_t cluster_bar, const char *file, int 
     if (!m || !m->init)
         uninitialized(t, c->rank, off);
     emu_check_cta_started(L, t, c, &t->site);
+    if (emu_counts_on)
+        emu_count_remote_arrive(t);
     arrive(t, m, 0);
 }
 
