@@ -7,6 +7,8 @@
 #   --grader PATH     the grader (build/tools/grade)
 #   --make CMD        the make program the grader calls (make)
 #   --timeout SEC     the grader's time limit per test binary ($MUTANT_TIMEOUT or 30)
+#   --seed N|random   the tests' DSM_SEED ($MUTANT_SEED or 1): fixed, so that a mutant's verdict
+#                     does not change from run to run; "random" explores other inputs
 #   --out DIR         where each mutant's copy, build and logs go (build/mutants)
 #   --mutants DIR     the patches (tests/mutants), --solutions DIR what they patch (solutions),
 #   --grader-arg ARG  an option for the grader (--course DIR, --make-arg V=x); repeatable
@@ -27,7 +29,7 @@ grader_args=()
 # ---- one mutant (the script runs itself with --one for each patch, in parallel) ----
 # Prints one line, "ok ..." or "FAILED ...", and writes it to <out>/<id>/<name>.result.
 one() {
-    local out=$1 grader=$2 make=$3 timeout=$4 support=$5 solutions=$6 patch=$7
+    local out=$1 grader=$2 make=$3 timeout=$4 support=$5 solutions=$6 seed=$7 patch=$8
     local id name work reason expect
     id=$(basename "$(dirname "$patch")")
     name=$(basename "$patch" .patch)
@@ -67,7 +69,9 @@ one() {
     # The test support object is the same for every mutant: reuse it (make sees it up to date).
     mkdir -p "$work/build/_support" && cp -p "$support" "$work/build/_support/"
 
-    GRADE_TIMEOUT=$timeout "$grader" "${grader_args[@]}" --exercise "$id" --src "$work/src" --build "$work/build" \
+    local seed_env=()
+    [ "$seed" != random ] && seed_env=(DSM_SEED="$seed")
+    env "${seed_env[@]}" GRADE_TIMEOUT="$timeout" "$grader" "${grader_args[@]}" --exercise "$id" --src "$work/src" --build "$work/build" \
         --out "$work/grade" --jobs 1 --make "$make" --expect "$expect" > "$work/grade.log" 2>&1
     local rc=$?
     local json=$work/grade/results.json outcome why
@@ -93,9 +97,9 @@ one() {
 }
 
 if [ "${1:-}" = --one ]; then
-    # --one OUT GRADER MAKE TIMEOUT SUPPORT SOLUTIONS [GRADER_ARG...] -- PATCH
-    args=("${@:2:6}")
-    shift 7
+    # --one OUT GRADER MAKE TIMEOUT SUPPORT SOLUTIONS SEED [GRADER_ARG...] -- PATCH
+    args=("${@:2:7}")
+    shift 8
     while [ "$1" != -- ]; do grader_args+=("$1"); shift; done
     one "${args[@]}" "$2"
     exit 0
@@ -106,6 +110,7 @@ ids=""
 grader=build/tools/grade
 make=make
 timeout=${MUTANT_TIMEOUT:-30}
+seed=${MUTANT_SEED:-1}
 out=build/mutants
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -114,6 +119,7 @@ while [ $# -gt 0 ]; do
     --grader) grader=$2 ;;
     --make) make=$2 ;;
     --timeout) timeout=$2 ;;
+    --seed) seed=$2 ;;
     --out) out=$2 ;;
     --mutants) mutants_dir=${2%/} ;;
     --solutions) solutions=${2%/} ;;
@@ -159,11 +165,11 @@ if [ ! "$support" -nt tests/support/test_support.c ] || [ ! "$support" -nt tests
         cat "$out/_support/build.log"; echo "mutants: tests/support did not build" >&2; exit 1; }
 fi
 
-echo "mutants: ${#patches[@]} patches, $jobs at a time (each: a copy of solutions/, one exercise built and graded)"
+echo "mutants: ${#patches[@]} patches, $jobs at a time, DSM_SEED=$seed (each: a copy of solutions/, one exercise built and graded)"
 # Old results of patches that no longer exist must not count.
 find "$out" -name '*.result' -delete 2> /dev/null
 printf '%s\0' "${patches[@]}" |
-    xargs -0 -n 1 -P "$jobs" bash "$0" --one "$out" "$grader" "$make" "$timeout" "$support" "$solutions" \
+    xargs -0 -n 1 -P "$jobs" bash "$0" --one "$out" "$grader" "$make" "$timeout" "$support" "$solutions" "$seed" \
         "${grader_args[@]}" --
 
 bad=0 wrong=0 ok=0
