@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh: tests of the grader (grading, hints by failure kind, progress, watch), the skeleton tools, the chapters' no-solution check and tests/support on the fixture course in tests/grader/ (make grader-test).
+# run.sh: tests of the grader (grading, hints by failure kind, progress, watch), the mutation runner, the skeleton tools, the chapters' no-solution check and tests/support on the fixture course in tests/grader/ (make grader-test).
 #
 # usage: tests/grader/run.sh [GRADER]   (from the repository root; GRADER defaults to build/tools/grade)
 set -uo pipefail
