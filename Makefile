@@ -11,7 +11,8 @@ GPU ?=
 ifndef JOBS
 JOBS := $(shell nproc 2>/dev/null || echo 2)
 endif
-# The time limit of one exercise's tests is the environment's GRADE_TIMEOUT (30 s when unset).
+# The time limit of one exercise's tests is the environment's GRADE_TIMEOUT (60 s when unset; the
+# emulator's watchdog gets a third of it, so a hanging kernel is reported with its line first).
 
 # cmocka from elsewhere than the system, e.g. .deb files unpacked into a folder on a GPU machine:
 # make grade GPU=1 CMOCKA_PREFIX=$HOME/cmocka (or set CMOCKA_INC and CMOCKA_LIB yourself).

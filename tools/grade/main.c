@@ -30,7 +30,7 @@ static const char USAGE[] =
     "  --chapter LIST    only these chapters: 3 or 03 or ch03, comma separated\n"
     "  --exercise LIST   only these exercise ids, comma separated\n"
     "  --backend NAME    emu (the CPU emulator) or gpu (nvcc and a Hopper GPU)\n"
-    "  --timeout SEC     time limit per test binary ($GRADE_TIMEOUT or 30)\n"
+    "  --timeout SEC     time limit per test binary ($GRADE_TIMEOUT or 60)\n"
     "  --jobs N          builds and tests at a time (the number of CPUs)\n"
     "  --make CMD        the make program (make)\n"
     "  --make-arg ARG    pass ARG (VAR=value) to make; repeatable\n"
@@ -66,7 +66,7 @@ static command_line parse(int argc, char **argv)
     command_line c = {
         .o = {.course_dir = "course", .src_dir = "exercises", .out_dir = "build/grade",
               .backend = "emu", .make = "make",
-              .timeout = timeout && *timeout ? positive_number("GRADE_TIMEOUT", timeout) : 30,
+              .timeout = timeout && *timeout ? positive_number("GRADE_TIMEOUT", timeout) : 60,
               .jobs = cpus > 0 ? (int)cpus : 2},
         .reset = {.solutions_dir = "solutions", .skeleton_awk = "tools/skeleton/skeleton.awk",
                   .backup_dir = ".backup"},

@@ -6,7 +6,7 @@
 #   --exercise IDS    only the mutants of these exercises, comma separated (make mutants EX=id)
 #   --grader PATH     the grader (build/tools/grade)
 #   --make CMD        the make program the grader calls (make)
-#   --timeout SEC     the grader's time limit per test binary ($MUTANT_TIMEOUT or 30)
+#   --timeout SEC     the grader's time limit per test binary ($MUTANT_TIMEOUT or 60)
 #   --seed N|random   the tests' DSM_SEED ($MUTANT_SEED or 1): fixed, so that a mutant's verdict
 #                     does not change from run to run; "random" explores other inputs
 #   --out DIR         where each mutant's copy, build and logs go (build/mutants)
@@ -109,7 +109,7 @@ jobs=$(nproc 2> /dev/null || echo 2)
 ids=""
 grader=build/tools/grade
 make=make
-timeout=${MUTANT_TIMEOUT:-30}
+timeout=${MUTANT_TIMEOUT:-60}
 seed=${MUTANT_SEED:-1}
 out=build/mutants
 while [ $# -gt 0 ]; do
