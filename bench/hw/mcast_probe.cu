@@ -35,7 +35,9 @@
  * on every cluster size instead of the measurement (the __syncwarp variants excepted).
  * Environment: MCAST_PROBE_BYTES (delivered bytes per launch, default 2e9), MCAST_PROBE_REPS
  * (timed launches, default 5), MCAST_PROBE_ONLY=id,id,... (only those rows), MCAST_PROBE_NCU=1
- * (each row launched once, checked, not timed: for Nsight Compute, one profiled launch per row).
+ * (each row launched once, checked, not timed: for Nsight Compute, one profiled launch per row),
+ * MCAST_PROBE_CLUSTERS=N (at most N clusters per row: `build/hw/mcast_probe_emu` runs the measurement's rows
+ * this way on the emulator, slowly, to try its host side).
  */
 #include "dsm.h"
 
@@ -356,7 +358,11 @@ static result run_row(const row *w, int threads)
         r.why = "no-fit";
         return r;
     }
-    int clusters = self_test ? 2 : max_clusters, blocks = clusters * n;
+    int clusters = self_test ? 2 : max_clusters;
+    if (getenv("MCAST_PROBE_CLUSTERS") && atoi(getenv("MCAST_PROBE_CLUSTERS")) > 0 &&
+        atoi(getenv("MCAST_PROBE_CLUSTERS")) < clusters)
+        clusters = atoi(getenv("MCAST_PROBE_CLUSTERS"));   /* a trial of the measurement's rows on the emulator */
+    int blocks = clusters * n;
     r.clusters = clusters;
     cfg.grid = DSM_DIM3(blocks, 1, 1);
     probe_params p;
@@ -523,6 +529,9 @@ static void build_rows(void)
         add("A32", "percta-fwdwarp-g2 32K", n, 0, SRC_NONE, K32, SRC_L2_SHARED, 4, 2, PR_UNICAST, PR_FWDWARP, 0);
         add("A32", "mc-fwdwarp-g2 32K", n, 0, SRC_NONE, K32, SRC_L2_SHARED, 4, 2, PR_PIECES, PR_FWDWARP, 0);
         add("A32", "mc-cbar-g2 32K", n, 0, SRC_NONE, K32, SRC_L2_SHARED, 4, 2, PR_PIECES, PR_CBAR, 0);
+        /* a 64 KB ring: up to 3 CTAs per SM (the family's 16 KB x 4 shape) */
+        add("A64", "percta-local-thread 16Kx4", n, 0, SRC_NONE, K16, SRC_L2_SHARED, 4, 1, PR_UNICAST, PR_LOCAL, 0);
+        add("A64", "mc-fwdwarp-g2 16Kx4", n, 0, SRC_NONE, K16, SRC_L2_SHARED, 4, 2, PR_PIECES, PR_FWDWARP, 0);
     }
     /* B: per-CTA loading, clusters of 1, 32 KB x 4 and 16 KB x 8: lockstep vs different lines */
     add("B", "percta 32K L2-same (lockstep)", 1, K32, SRC_L2_SHARED, 0, SRC_NONE, 4, 1, PR_UNICAST, PR_LOCAL, 0);
@@ -603,10 +612,11 @@ static void summarize(const result *res)
 {
     static const int sizes[] = {1, 2, 4, 8, 16};
     printf("\n# SUMMARY (delivered TB/s into shared memory, median; WRONG/no-fit rows blank)\n");
-    const char *secs[] = {"A", "A32"};
-    for (int sc = 0; sc < 2; ++sc) {
-        printf("# section %s: the same 8 MB for every cluster, %s\n", secs[sc],
-               sc ? "4 slots of 32 KB" : "8 slots of 16 KB (the family's shape)");
+    const char *secs[] = {"A", "A32", "A64"};
+    const char *shapes[] = {"8 slots of 16 KB (the family's shape), one CTA per SM", "4 slots of 32 KB, one CTA per SM",
+                            "4 slots of 16 KB, up to 3 CTAs per SM"};
+    for (int sc = 0; sc < 3; ++sc) {
+        printf("# section %s: the same 8 MB for every cluster, %s\n", secs[sc], shapes[sc]);
         printf("# %-42s %7s %7s %7s %7s %7s   min-of-mc\n", "design", "n=1", "n=2", "n=4", "n=8", "n=16");
         for (int i = 0; i < nrows; ++i) {
             if (strcmp(rows[i].section, secs[sc]) != 0 || rows[i].n != 1)
