@@ -547,11 +547,11 @@ static void build_rows(void)
         add("B", "mc-fwdwarp-g2 32K L2-rotated", sizes[i], 0, SRC_NONE, K32, SRC_L2_ROT, 4, 2, PR_PIECES, PR_FWDWARP, 0);
     }
     /* C: own data + an operand per cluster, per CTA vs multicast, the same protocol (fwd-warp, halves) */
-    static const int shares[] = {50, 75};
+    static const int shares[] = {50, 75, 90};
     for (int i = 1; i < 5; ++i)
         for (int os = 0; os < 2; ++os)
-            for (int sh = 0; sh < 2; ++sh) {
-                int own_src = os ? SRC_HBM : SRC_L2_OWN, opnd = K32 * shares[sh] / 100;
+            for (int sh = 0; sh < 3; ++sh) {
+                int own_src = os ? SRC_HBM : SRC_L2_OWN, opnd = K32 * shares[sh] / 100 / 16 * 16;
                 add("C", "percta 32K", sizes[i], K32 - opnd, own_src, opnd, SRC_L2_OWN, 4, 2, PR_UNICAST, PR_FWDWARP, 0);
                 add("C", "mc 32K", sizes[i], K32 - opnd, own_src, opnd, SRC_L2_OWN, 4, 2, PR_PIECES, PR_FWDWARP, 0);
             }
