@@ -51,13 +51,16 @@ __global__ void mcast_operand(const uint4 *own, const uint4 *opnd, uint32_t *out
     //~ (void)opnd_region_steps;
     //~ (void)multicast;
     __shared__ uint64_t full[MO_MAX_STAGES];     /* mine: "slot s holds step k: my chunk and the whole operand" */
-    __shared__ uint64_t consumed[MO_MAX_STAGES]; /* mine: "all my consumers are done with slot s" */
-    __shared__ uint64_t empty[MO_MAX_STAGES];    /* mine: "every CTA that receives into slot s released it" */
+    __shared__ uint64_t consumed[MO_MAX_STAGES]; /* mine: "all my consumers are done with group h" */
+    __shared__ uint64_t empty[MO_MAX_STAGES];    /* mine: "every CTA that writes into group h released it" */
     unsigned char *ring = (unsigned char *)dsm_dynamic_smem();
     uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank();
-    uint32_t releasers = multicast ? n : 1u;   /* who writes into my slots: my own copies, or every CTA's */
+    uint32_t writers = multicast ? n : 1u;   /* who writes into my slots: my own copies, or every CTA's */
     int tid = (int)threadIdx.x, consumers = (int)blockDim.x - 64;
     int step_bytes = own_bytes + opnd_bytes, units = step_bytes / 16, opnd_units = opnd_bytes / 16;
+    /* a release covers half the ring (even depths) or one slot, as in mcast_stream, in both
+     * modes: the two modes differ only in how the operand arrives */
+    int group = stages % 2 == 0 ? stages / 2 : 1, groups = stages / group;
     /* my piece of each operand chunk when it is multicast: units [lo, hi) */
     int lo = multicast ? (int)((uint32_t)opnd_units * rank / n) : 0;
     int hi = multicast ? (int)((uint32_t)opnd_units * (rank + 1u) / n) : opnd_units;
@@ -67,23 +70,23 @@ __global__ void mcast_operand(const uint4 *own, const uint4 *opnd, uint32_t *out
                                    (size_t)dsm_clusterid().x * (size_t)opnd_region_steps * (size_t)opnd_bytes;
 
     if (tid == 0) {
-        for (int s = 0; s < stages; ++s) {
+        for (int s = 0; s < stages; ++s)
             dsm_mbarrier_init(&full[s], 1);
-            dsm_mbarrier_init(&consumed[s], (uint32_t)consumers);
-            dsm_mbarrier_init(&empty[s], releasers);
+        for (int h = 0; h < groups; ++h) {
+            dsm_mbarrier_init(&consumed[h], (uint32_t)consumers);
+            dsm_mbarrier_init(&empty[h], writers);
         }
         dsm_fence_mbarrier_init();
-        for (int s = 0; s < stages && s < nsteps; ++s)
-            dsm_mbarrier_arrive_expect_tx(&full[s], (uint32_t)step_bytes);   /* round 0: both chunks, whole */
     }
-    dsm_cluster_sync();   /* every CTA's barriers exist and are armed before anyone copies into it */
+    dsm_cluster_sync();   /* every CTA's barriers exist before anyone copies into it */
 
     if (tid == 0) {
         for (int k = 0; k < nsteps; ++k) {
-            int s = k % stages, round = k / stages;
+            int s = k % stages, j = k / group;
             unsigned char *slot = ring + (size_t)s * (size_t)step_bytes;
-            if (round > 0)
-                dsm_mbarrier_wait_parity(&empty[s], (uint32_t)(round - 1) & 1u);
+            if (k % group == 0 && j >= groups)
+                dsm_mbarrier_wait_parity(&empty[j % groups], (uint32_t)(j / groups - 1) & 1u);
+            dsm_mbarrier_arrive_expect_tx(&full[s], (uint32_t)step_bytes);   /* both chunks, whole, whoever sends them */
             if (own_bytes > 0)
                 dsm_cp_async_bulk_global_to_shared(slot, my_own + (size_t)(k % own_region_steps) * (size_t)own_bytes,
                                                    (uint32_t)own_bytes, &full[s]);
@@ -94,17 +97,13 @@ __global__ void mcast_operand(const uint4 *own, const uint4 *opnd, uint32_t *out
             else if (hi > lo)
                 dsm_cp_async_bulk_global_to_shared(slot + own_bytes, chunk, (uint32_t)opnd_bytes, &full[s]);
         }
-    } else if (tid == 32) {
-        /* the forwarder: re-arm my full barrier, then release the slot to everyone who writes into it */
-        for (int k = 0; k + stages < nsteps; ++k) {
-            int s = k % stages, round = k / stages;
-            dsm_mbarrier_wait_parity(&consumed[s], (uint32_t)round & 1u);
-            dsm_mbarrier_arrive_expect_tx(&full[s], (uint32_t)step_bytes);
-            if (multicast)
-                for (uint32_t r = 0; r < n; ++r)
-                    dsm_mbarrier_arrive_remote(dsm_mapa_shared_cluster(dsm_smem_addr(&empty[s]), r));
-            else
-                dsm_mbarrier_arrive(&empty[s]);
+    } else if (tid >= 32 && tid < 32 + (int)writers) {
+        /* the forwarders: lane r releases a finished group to issuer r (multicast), or lane 0
+         * to my own issuer */
+        uint32_t r = multicast ? (uint32_t)(tid - 32) : rank;
+        for (int j = 0; (j + groups) * group < nsteps; ++j) {
+            dsm_mbarrier_wait_parity(&consumed[j % groups], (uint32_t)(j / groups) & 1u);
+            dsm_mbarrier_arrive_remote(dsm_mapa_shared_cluster(dsm_smem_addr(&empty[j % groups]), r));
         }
     } else if (tid >= 64) {
         int c = tid - 64;
@@ -112,9 +111,9 @@ __global__ void mcast_operand(const uint4 *own, const uint4 *opnd, uint32_t *out
         for (int i = 0; i < MO_MAX_LANES; ++i)
             acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0u;
         for (int k = 0; k < nsteps; ++k) {
-            int s = k % stages, round = k / stages;
+            int s = k % stages, j = k / group;
             uint32_t weight = (uint32_t)k + 1u;
-            dsm_mbarrier_wait_parity(&full[s], (uint32_t)round & 1u);
+            dsm_mbarrier_wait_parity(&full[s], (uint32_t)(k / stages) & 1u);
             const uint4 *slot = (const uint4 *)(ring + (size_t)s * (size_t)step_bytes);
             for (int i = 0; i < MO_MAX_LANES; ++i) {
                 int u = c + i * consumers;
@@ -126,8 +125,8 @@ __global__ void mcast_operand(const uint4 *own, const uint4 *opnd, uint32_t *out
                     acc[i][3] += weight * v.w;
                 }
             }
-            if (k + stages < nsteps)
-                dsm_mbarrier_arrive(&consumed[s]);
+            if (k % group == group - 1 && (j + groups) * group < nsteps)
+                dsm_mbarrier_arrive(&consumed[j % groups]);
         }
         for (int i = 0; i < MO_MAX_LANES; ++i) {
             int u = c + i * consumers;

@@ -47,11 +47,16 @@ __global__ void mcast_stream(const uint4 *in, uint32_t *out, int chunk_bytes, in
     //~ (void)region_chunks;
     //~ (void)shared_region;
     __shared__ uint64_t full[MS_MAX_STAGES];     /* mine: "slot s of MY ring holds the whole chunk" */
-    __shared__ uint64_t consumed[MS_MAX_STAGES]; /* mine: "all my consumers are done with slot s" */
-    __shared__ uint64_t empty[MS_MAX_STAGES];    /* mine: "every CTA of the cluster released slot s" */
+    __shared__ uint64_t consumed[MS_MAX_STAGES]; /* mine: "all my consumers are done with group h" */
+    __shared__ uint64_t empty[MS_MAX_STAGES];    /* mine: "every CTA of the cluster released group h" */
     unsigned char *ring = (unsigned char *)dsm_dynamic_smem();
     uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank();
     int tid = (int)threadIdx.x, consumers = (int)blockDim.x - 64, units = chunk_bytes / 16;
+    /* One release covers a group of `group` consecutive chunks (slots): half the ring when
+     * the ring has an even depth, else one slot. A release crosses the cluster and back
+     * (hundreds of cycles before the issuers can act on it); paid once per half, it
+     * overlaps with consuming the other half instead of being paid for every chunk. */
+    int group = stages % 2 == 0 ? stages / 2 : 1, groups = stages / group;
     uint16_t everyone = (uint16_t)((1u << n) - 1u);
     /* my piece of every chunk: units [lo, hi) of 16 bytes (none when the chunk has fewer units than CTAs) */
     int lo = (int)((uint32_t)units * rank / n), hi = (int)((uint32_t)units * (rank + 1u) / n);
@@ -60,50 +65,50 @@ __global__ void mcast_stream(const uint4 *in, uint32_t *out, int chunk_bytes, in
                                       (size_t)chunk_bytes;
 
     if (tid == 0) {
-        for (int s = 0; s < stages; ++s) {
+        for (int s = 0; s < stages; ++s)
             dsm_mbarrier_init(&full[s], 1);                         /* my own arming + every piece's bytes */
-            dsm_mbarrier_init(&consumed[s], (uint32_t)consumers);   /* my consumers, locally */
-            dsm_mbarrier_init(&empty[s], n);                        /* one release from each CTA of the cluster */
+        for (int h = 0; h < groups; ++h) {
+            dsm_mbarrier_init(&consumed[h], (uint32_t)consumers);   /* my consumers, locally */
+            dsm_mbarrier_init(&empty[h], n);                        /* one release from each CTA of the cluster */
         }
         dsm_fence_mbarrier_init();
-        for (int s = 0; s < stages && s < nchunks; ++s)
-            dsm_mbarrier_arrive_expect_tx(&full[s], (uint32_t)chunk_bytes);  /* round 0: the whole chunk, from n issuers */
     }
-    dsm_cluster_sync();   /* every CTA's barriers exist and are armed before anyone multicasts into it */
+    dsm_cluster_sync();   /* every CTA's barriers exist before anyone multicasts into it */
 
     if (tid == 0) {
         /* the issuer: my piece of every chunk, into every CTA's slot at once */
         for (int k = 0; k < nchunks; ++k) {
-            int s = k % stages, round = k / stages;
-            if (round > 0)   /* every CTA released slot s (my empty counts all n of them) */
-                dsm_mbarrier_wait_parity(&empty[s], (uint32_t)(round - 1) & 1u);
+            int s = k % stages, j = k / group;
+            if (k % group == 0 && j >= groups)   /* every CTA released this group's previous chunks */
+                dsm_mbarrier_wait_parity(&empty[j % groups], (uint32_t)(j / groups - 1) & 1u);
+            /* my own barrier, for the whole chunk whoever sends which piece; pieces of the
+             * other issuers may land before this (the phase waits for this arrival too) */
+            dsm_mbarrier_arrive_expect_tx(&full[s], (uint32_t)chunk_bytes);
             if (hi > lo)
                 dsm_cp_async_bulk_global_to_shared_multicast(
                     ring + (size_t)s * (size_t)chunk_bytes + 16u * (size_t)lo,
                     region + (size_t)(k % region_chunks) * (size_t)chunk_bytes + 16u * (size_t)lo,
                     16u * (uint32_t)(hi - lo), &full[s], everyone);
         }
-    } else if (tid == 32) {
-        /* the forwarder, in a warp of its own: once my consumers are done with a slot that
-         * will be refilled, re-arm my full barrier for its next chunk and release the slot
-         * to every issuer of the cluster (one remote arrive each, not one per consumer) */
-        for (int k = 0; k + stages < nchunks; ++k) {
-            int s = k % stages, round = k / stages;
-            dsm_mbarrier_wait_parity(&consumed[s], (uint32_t)round & 1u);
-            dsm_mbarrier_arrive_expect_tx(&full[s], (uint32_t)chunk_bytes);
-            for (uint32_t r = 0; r < n; ++r)
-                dsm_mbarrier_arrive_remote(dsm_mapa_shared_cluster(dsm_smem_addr(&empty[s]), r));
+    } else if (tid >= 32 && tid < 32 + (int)n) {
+        /* the forwarders, lane r of warp 1 for rank r: once my consumers are done with a group
+         * that will be refilled, release it to issuer r. The n remote arrives leave together,
+         * one warp instruction, instead of one after the other from one thread. */
+        uint32_t r = (uint32_t)(tid - 32);
+        for (int j = 0; (j + groups) * group < nchunks; ++j) {
+            dsm_mbarrier_wait_parity(&consumed[j % groups], (uint32_t)(j / groups) & 1u);
+            dsm_mbarrier_arrive_remote(dsm_mapa_shared_cluster(dsm_smem_addr(&empty[j % groups]), r));
         }
     } else if (tid >= 64) {
-        /* the consumers: wait for each whole chunk, fold it in, say so */
+        /* the consumers: wait for each whole chunk, fold it in, say when a group is done */
         int c = tid - 64;
         uint32_t acc[MS_MAX_LANES][4];
         for (int i = 0; i < MS_MAX_LANES; ++i)
             acc[i][0] = acc[i][1] = acc[i][2] = acc[i][3] = 0u;
         for (int k = 0; k < nchunks; ++k) {
-            int s = k % stages, round = k / stages;
+            int s = k % stages, j = k / group;
             uint32_t weight = (uint32_t)k + 1u;
-            dsm_mbarrier_wait_parity(&full[s], (uint32_t)round & 1u);   /* all n pieces are here */
+            dsm_mbarrier_wait_parity(&full[s], (uint32_t)(k / stages) & 1u);   /* all n pieces are here */
             const uint4 *slot = (const uint4 *)(ring + (size_t)s * (size_t)chunk_bytes);
             for (int i = 0; i < MS_MAX_LANES; ++i) {
                 int u = c + i * consumers;
@@ -115,8 +120,8 @@ __global__ void mcast_stream(const uint4 *in, uint32_t *out, int chunk_bytes, in
                     acc[i][3] += weight * v.w;
                 }
             }
-            if (k + stages < nchunks)
-                dsm_mbarrier_arrive(&consumed[s]);
+            if (k % group == group - 1 && (j + groups) * group < nchunks)   /* group j will be refilled */
+                dsm_mbarrier_arrive(&consumed[j % groups]);
         }
         for (int i = 0; i < MS_MAX_LANES; ++i) {
             int u = c + i * consumers;
