@@ -106,6 +106,24 @@ typedef struct emu_thread {
     uint64_t clock;             /* its own fake %clock64: the same in every schedule */
 } emu_thread;
 
+/* What a peer's access to a CTA's shared memory was (lifetime.c). */
+typedef enum emu_peer_what {
+    EMU_PEER_READ, EMU_PEER_WRITE, EMU_PEER_ATOMIC, EMU_PEER_ARRIVE, EMU_PEER_COPY_IN, EMU_PEER_COPY_OUT
+} emu_peer_what;
+
+/* The latest access (highest clock) of one peer CTA to a CTA's shared memory:
+ * it must happen before the owner's exit (lifetime.c). */
+typedef struct emu_peer_access {
+    bool valid;
+    bool cta_level;             /* ordered by the peer CTA's clock alone (a copy's completion seen by a wait) */
+    uint8_t what;               /* emu_peer_what */
+    uint16_t tid;
+    uint32_t epoch, tepoch, syncs, waits;
+    size_t off;
+    emu_site site;              /* the access (a bulk copy: its issue) */
+    emu_site via;               /* a bulk copy out of the owner: the wait that saw it complete */
+} emu_peer_access;
+
 typedef struct emu_cta {
     uint32_t rank;
     dsm_dim3 block_idx, cluster_ctaid;
@@ -133,6 +151,7 @@ typedef struct emu_cta {
     uint32_t *unpublished;      /* per word: 1 + the phase of an unpublished write, or 0 */
     uint32_t relaxed_arrivals, release_arrivals;
     bool passed_cluster_barrier; /* a cluster phase completed for its threads: every peer started */
+    emu_peer_access peer_last[EMU_MAX_CLUSTER]; /* per peer rank: its latest access to this CTA's memory */
 } emu_cta;
 
 typedef struct emu_mbarrier {
@@ -157,6 +176,8 @@ typedef struct emu_async_op {
     uint32_t vc[16];            /* the issuer's clocks at the issue: what the completion releases */
     emu_site site;
     bool done;                  /* landed (and its bytes completed on the mbarrier) */
+    bool observed;              /* a wait on its mbarrier saw the phase it landed in complete */
+    uint32_t phase;             /* the mbarrier phase its bytes counted toward (set when it landed) */
 } emu_async_op;
 
 typedef struct emu_cluster {
@@ -240,6 +261,7 @@ void emu_acquire(emu_cta *c, const uint32_t *vc_obj);
 /* Checks and records an access through the device API to word range [off, off+bytes) of CTA `owner`. */
 bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes,
                      int kind, const emu_site *site);
+/* A CTA exits: every peer's access to its memory (the latest per peer) must happen before the exit. */
 void emu_race_check_exit(emu_launch *L, emu_cta *c);
 /* Settles the write-write conflicts of the last store (same value: harmless); false after a report. */
 bool emu_race_settle(emu_launch *L);
@@ -255,6 +277,13 @@ void emu_tclock_free(emu_tclock *tc);
 /* A remote access needs proof that the peer started: a cluster barrier (or anything acquired from it) first. */
 void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, const emu_site *site);
 void emu_shadow_free(emu_cta *c);
+
+/* ---- lifetime.c ---- */
+/* Thread t (of another CTA than `owner`) accessed owner's shared memory at `off`: remembered as the
+ * latest access of t's CTA, which must happen before owner's exit. */
+void emu_lifetime_note(emu_thread *t, emu_cta *owner, size_t off, emu_peer_what what, const emu_site *site);
+/* Thread t's wait saw a bulk copy out of `owner`'s memory complete (issued at `copy`). */
+void emu_lifetime_note_copy_out(emu_thread *t, emu_cta *owner, size_t off, const emu_site *copy);
 
 /* ---- publication.c ---- */
 void emu_publication_start(emu_launch *L, emu_cta *c);
@@ -280,8 +309,10 @@ void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu
 void emu_async_complete_for_mbarrier(emu_launch *L, uint32_t mbar);
 /* Completes every operation in flight; whether there was one. */
 bool emu_async_complete_all(emu_launch *L);
-/* Before CTA `cta` exits: completes what reads from it; one writing into it is a lifetime hazard. */
+/* Before CTA `cta` exits: a copy into it or out of it that no wait saw complete is a lifetime hazard. */
 void emu_async_complete_for_cta(emu_launch *L, uint32_t cta);
+/* Thread t's wait on mbarrier `mbar` succeeded: the copies that landed in a completed phase are seen. */
+void emu_async_observe(emu_launch *L, emu_thread *t, uint32_t mbar);
 /* A write to the source of a copy in flight is reported. */
 void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
                            const emu_site *site);

@@ -143,6 +143,7 @@ bool dsm_emu_mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity, const char
         m = &L->cluster.mbars[idx];
         if ((m->phase & 1u) != (parity & 1u)) {
             emu_acquire_from(t, m->vc, &m->tvc);
+            emu_async_observe(L, t, idx);
             t->spin_bar = NULL;
             t->wait_site = t->site;
             t->wait_parity = parity;
@@ -202,6 +203,7 @@ void dsm_emu_mbarrier_arrive_remote(uint32_t cluster_bar, const char *file, int 
     if (!m || !m->init)
         uninitialized(t, c->rank, off);
     emu_check_cta_started(L, t, c, &t->site);
+    emu_lifetime_note(t, c, off, EMU_PEER_ARRIVE, &t->site);
     arrive(t, m, 0);
 }
 

@@ -360,6 +360,10 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
 {
     if (emu_ww_pending && !emu_race_settle(L))
         return false;
+    if (owner != t->cta)
+        emu_lifetime_note(t, owner, off,
+                          kind == DSM_EMU_LD ? EMU_PEER_READ : kind == DSM_EMU_ST ? EMU_PEER_WRITE
+                          : kind == DSM_EMU_ASYNC_ST ? EMU_PEER_COPY_IN : EMU_PEER_ATOMIC, site);
     if (!owner->shadow) {
         size_t words = (L->window_bytes + 3) / 4;
         owner->shadow = calloc(words ? words : 1, sizeof(emu_shadow));
@@ -413,44 +417,4 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
         }
     }
     return true;
-}
-
-/* A CTA exits: every access a peer made to its memory through the device API
- * must happen before the exit, or on hardware the exit can come first. */
-void emu_race_check_exit(emu_launch *L, emu_cta *c)
-{
-    if (!c->shadow || emu_report_pending())
-        return;
-    size_t words = (L->window_bytes + 3) / 4;
-    for (size_t w = 0; w < words; w++) {
-        emu_access *acc[2] = {&c->shadow[w].r, &c->shadow[w].w};
-        for (int k = 0; k < 2; k++) {
-            emu_access *a = acc[k];
-            if (!(a->flags & ACC_VALID) || a->cta == c->rank || c->vc[a->cta] >= a->epoch)
-                continue;
-            emu_cta *peer = &L->cluster.ctas[a->cta];
-            if (!emu_report_begin(DSM_REPORT_LIFETIME_HAZARD, dsmErrorLaunchFailure,
-                                  "lifetime trap: rank %u exited while rank %u's %s of its shared memory was "
-                                  "not ordered before the exit",
-                                  c->rank, a->cta, k ? "write" : "read"))
-                return;
-            emu_report_line("access", "rank %u thread %u, offset 0x%zx of rank %u's shared memory:", a->cta, a->tid,
-                            w * 4, c->rank);
-            emu_report_site("", a->site);
-            emu_report_line("exit", "rank %u's last thread returned after:", c->rank);
-            emu_report_site("", c->exit_site);
-            emu_report_line("phase", "cluster barrier phase %u; rank %u %s", L->cluster.phase, peer->rank,
-                            peer->exited ? "has exited too" : "is still running");
-            emu_report_line("on GPU", "cudaErrorLaunchFailure (719, \"unspecified launch failure\") whenever "
-                                      "rank %u finishes first; it depends on timing, so often only sometimes",
-                            c->rank);
-            emu_report_line("fix", "keep every CTA alive until its peers are done with its memory: all CTAs "
-                                   "reach a cluster barrier (dsm_cluster_sync) after the last remote access and "
-                                   "before they exit");
-            emu_tl_event ev = {a->cta, a->waits, a->tid, k ? "its write" : "its read", a->site};
-            emu_report_timeline(L, &ev, 1);
-            emu_report_end();
-            return;
-        }
-    }
 }
