@@ -162,6 +162,11 @@ typedef struct emu_mbarrier {
     uint32_t vc[EMU_MAX_CLUSTER];
     emu_tclock tvc;             /* releases of the owner CTA's threads (orders producer and consumer warps) */
     emu_site init_site;
+    struct emu_wait_seen *seen; /* per thread of the owner: the phase its last wait matched (parity.c) */
+    /* the mbarrier.init (mbarrier_init.c): its thread and clocks, and how it was released to the cluster */
+    uint32_t init_tid, init_epoch, init_tepoch, init_syncs, init_gen;
+    bool init_fenced;           /* the initialising thread executed fence.mbarrier_init after it */
+    uint32_t init_pub_phase;    /* 1 + the cluster phase a relaxed arrive of that thread released it in, or 0 */
 } emu_mbarrier;
 
 /* A bulk copy or st.async in flight (async_proxy.c). */
@@ -335,6 +340,15 @@ void emu_mbarrier_complete_tx(emu_launch *L, emu_mbarrier *m, uint32_t bytes, co
 void emu_mbarriers_check_end(emu_launch *L);
 /* Before a deadlock report: a waited-on mbarrier whose byte count cannot reach zero. */
 bool emu_mbarriers_check_stuck(emu_launch *L);
+
+/* ---- parity.c ---- */
+/* Thread t's wait for `parity` on m just succeeded: a wait satisfied by a phase this thread had already
+ * waited for is reported (a stale parity) and ends the launch. */
+void emu_parity_check(emu_launch *L, emu_thread *t, emu_mbarrier *m, uint32_t parity);
+void emu_parity_free(emu_mbarrier *m);
+/* Before a deadlock report: a blocked wait that skipped a phase its thread should have taken is reported
+ * as a stale parity; whether a report was made. */
+bool emu_parity_report_stuck(emu_launch *L);
 
 /* ---- report.c ---- */
 /* Starts a report (the first of a launch wins; later ones are dropped). Returns

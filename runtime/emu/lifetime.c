@@ -8,9 +8,10 @@ void emu_lifetime_note(emu_thread *t, emu_cta *owner, size_t off, emu_peer_what 
     emu_cta *c = t->cta;
     emu_peer_access *a = &owner->peer_last[c->rank];
     /* Clocks only grow: the access with the highest clock of a peer is the one
-     * whose ordering before the exit implies the others'. */
+     * whose ordering before the exit implies the others' (the first one with
+     * that clock is kept: no thread of the peer released anything since). */
     uint32_t epoch = c->vc[c->rank];
-    if (a->valid && a->epoch > epoch)
+    if (a->valid && a->epoch >= epoch)
         return;
     a->valid = true;
     a->cta_level = false;
@@ -86,15 +87,13 @@ static void report_hazard(emu_launch *L, emu_cta *c, uint32_t peer, const emu_pe
         emu_report_line("access", "rank %u thread %u, offset 0x%zx of rank %u's shared memory:", peer, a->tid, a->off,
                         c->rank);
         emu_report_site("", a->site);
-        emu_report_line("why", "nothing rank %u did after this access reached rank %u before it exited (a signal "
-                               "that says \"done\" orders only what its thread did before it)", peer, c->rank);
     }
     emu_report_line("exit", "rank %u's last thread returned after:", c->rank);
     emu_report_site("", c->exit_site);
     emu_report_line("phase", "cluster barrier phase %u; rank %u %s", L->cluster.phase, peer,
                     p->exited ? "has exited too" : "is still running");
-    emu_report_line("on GPU", "cudaErrorLaunchFailure (719, \"unspecified launch failure\") or garbage whenever "
-                              "rank %u finishes first; it depends on timing, so often only sometimes", c->rank);
+    emu_report_line("on GPU", "cudaErrorLaunchFailure (719, \"unspecified launch failure\") whenever rank %u "
+                              "finishes first; it depends on timing, so often only sometimes", c->rank);
     if (copy_out)
         emu_report_line("fix", "the sender may leave only after the receiver waited for the copy and told it so: "
                                "every CTA passes a cluster barrier (dsm_cluster_sync) after its last wait and "
@@ -102,8 +101,9 @@ static void report_hazard(emu_launch *L, emu_cta *c, uint32_t peer, const emu_pe
     else
         emu_report_line("fix", "keep every CTA alive until its peers are done with its memory: all CTAs reach a "
                                "cluster barrier (dsm_cluster_sync) after the last remote access and before they "
-                               "exit; a \"done\" signal (arrive, flag) must come after the thread's last access");
-    emu_tl_event ev = {(int32_t)peer, a->waits, a->tid, copy_out ? "the copy" : "its access", a->site};
+                               "exit");
+    static const char *const label[] = {"its read", "its write", "its atomic", "its arrive", "its copy", "the copy"};
+    emu_tl_event ev = {(int32_t)peer, a->waits, a->tid, label[a->what], a->site};
     emu_report_timeline(L, &ev, 1);
     emu_report_end();
 }

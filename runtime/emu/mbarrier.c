@@ -142,6 +142,7 @@ bool dsm_emu_mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity, const char
     for (;;) {
         m = &L->cluster.mbars[idx];
         if ((m->phase & 1u) != (parity & 1u)) {
+            emu_parity_check(L, t, m, parity);
             emu_acquire_from(t, m->vc, &m->tvc);
             emu_async_observe(L, t, idx);
             t->spin_bar = NULL;
@@ -345,6 +346,8 @@ void emu_mbarriers_check_end(emu_launch *L) { check_tx(L, false); }
  * wait, its parity and what its phase still lacks (arrivals, bytes). */
 bool emu_mbarriers_check_stuck(emu_launch *L)
 {
+    if (emu_parity_report_stuck(L))
+        return true;
     /* the root cause first: a wait on a barrier whose bytes do not add up */
     emu_thread *w = NULL;
     for (int pass = 0; pass < 2 && !w; pass++)

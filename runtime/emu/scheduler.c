@@ -305,8 +305,10 @@ void emu_cluster_free(emu_launch *L)
         free(c->queue);
         memset(c, 0, sizeof *c);
     }
-    for (uint32_t i = 0; i < cl->nmbars; i++)
+    for (uint32_t i = 0; i < cl->nmbars; i++) {
         emu_tclock_free(&cl->mbars[i].tvc);
+        emu_parity_free(&cl->mbars[i]);
+    }
     free(cl->mbars);
     cl->mbars = NULL;
     for (uint32_t i = 0; i < cl->nlocs; i++)
