@@ -206,7 +206,8 @@ static inline void dsm__flag_st(uint32_t *p, uint32_t v, int rel, int gpu, const
 #define dsm_st_relaxed_gpu_u32(p, v) dsm__flag_st((p), (v), 0, 1, DSM__HERE)
 
 #define dsm_mbarrier_init(bar, count) DSM__SYNC_CALL(dsm_emu_mbarrier_init((bar), (count), DSM__HERE))
-#define dsm_fence_mbarrier_init() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))
+void dsm_emu_fence_mbarrier_init(const char *file, int line);
+#define dsm_fence_mbarrier_init() DSM__SYNC_CALL(dsm_emu_fence_mbarrier_init(DSM__HERE))
 static inline uint64_t dsm__mbar_arrive(uint64_t *b, uint32_t tx, const char *f, int l) { uint64_t r; DSM__SYNC_CALL(r = dsm_emu_mbarrier_arrive(b, tx, f, l)); return r; }
 static inline bool dsm__mbar_try_wait(uint64_t *b, uint32_t p, const char *f, int l) { bool r; DSM__SYNC_CALL(r = dsm_emu_mbarrier_try_wait_parity(b, p, f, l)); return r; }
 #define dsm_mbarrier_arrive(bar) dsm__mbar_arrive((bar), 0, DSM__HERE)

@@ -98,6 +98,7 @@ typedef struct emu_thread {
     const uint32_t *poll_ptr;
     uint32_t poll_value;
     bool fenced;                /* a fence.acq_rel since its last release: a relaxed store or arrive releases */
+    bool init_fence_pending;    /* a fence.mbarrier_init since its last cluster arrive (mbarrier_init.c) */
     int32_t relaxed_loc;        /* the flag its last relaxed load read (a fence after it acquires), or -1 */
     /* its last mbarrier wait that succeeded (reports of a wrong parity) */
     emu_site wait_site;
@@ -340,6 +341,14 @@ void emu_mbarrier_complete_tx(emu_launch *L, emu_mbarrier *m, uint32_t bytes, co
 void emu_mbarriers_check_end(emu_launch *L);
 /* Before a deadlock report: a waited-on mbarrier whose byte count cannot reach zero. */
 bool emu_mbarriers_check_stuck(emu_launch *L);
+
+/* ---- mbarrier_init.c ---- */
+/* Thread t initialised m: who and when, for the checks below. */
+void emu_mbarrier_init_record(emu_thread *t, emu_mbarrier *m);
+/* Thread t arrives on the cluster barrier in `phase`: inits it fenced with fence.mbarrier_init are released. */
+void emu_mbarrier_init_arrive(emu_thread *t, uint32_t phase);
+/* Reports (and ends the launch) when m's init does not happen before thread t's use `what` of it. */
+void emu_mbarrier_check_init_visible(emu_launch *L, emu_thread *t, emu_mbarrier *m, const char *what);
 
 /* ---- parity.c ---- */
 /* Thread t's wait for `parity` on m just succeeded: a wait satisfied by a phase this thread had already
