@@ -96,6 +96,8 @@ void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu
     op->bytes = bytes;
     op->mbar = (uint32_t)(m - cl->mbars);
     op->site = t->site;
+    if (emu_counts_on)
+        emu_count_async_issue(t, bytes);
     /* what the issuer had done by now is what the completion releases */
     emu_release(t->cta, op->vc);
     t->epoch++;
@@ -109,6 +111,8 @@ static void complete(emu_launch *L, emu_async_op *op)
     memmove(emu_smem_ptr(L, dc, op->dst_off), from, op->bytes);
     op->done = true;
     op->phase = cl->mbars[op->mbar].phase;
+    if (emu_counts_on)
+        emu_count_async_landed(L, dc, op->bytes);
     emu_mbarrier_complete_tx(L, &cl->mbars[op->mbar], op->bytes, op->vc);
 }
 

@@ -130,6 +130,8 @@ void dsm_emu_barrier_cluster_arrive(int relaxed, const char *file, int line)
     if (t->init_fence_pending)
         emu_mbarrier_init_arrive(t, cl->phase);
     emu_publication_arrive(t->cta, !releases);
+    if (emu_counts_on)
+        emu_count_cluster_arrive(t, relaxed);
     t->arrived_pending = true;
     t->arrive_phase = cl->phase;
     t->arrivals++;

@@ -389,6 +389,31 @@ const char *emu_schedule_name(const emu_schedule *s, char *buf, size_t n);
 /* Ends the launch now: the report is made; unwinds to dsm_launch. */
 _Noreturn void emu_abort_launch(void);
 
+/* ---- counters.c: the mechanism counters (dsm_emu_control.h), on in a launch's first schedule ---- */
+extern int emu_counts_on;
+void emu_counts_launch_start(emu_launch *L);
+void emu_counts_schedule_done(void);
+void emu_counts_cluster_end(emu_launch *L);
+/* n bytes of CTA owner's shared memory read or written by thread t (own or a peer's). */
+void emu_count_smem(const emu_thread *t, const emu_cta *owner, unsigned n, int write);
+void emu_count_smem_atom(const emu_thread *t, const emu_cta *owner);
+/* n bytes of global memory at p read or written by thread t (plain or device-API). */
+void emu_count_gmem(const emu_thread *t, const void *p, unsigned n, int write);
+void emu_count_gmem_atom(const emu_thread *t, const void *p);
+/* A flag access at p: store or load, strong (acquire/release) or relaxed, scope DSM_FLAG_CLUSTER/GPU/SYS. */
+void emu_count_flag(const emu_thread *t, const void *p, int store, int strong, int scope);
+void emu_count_cluster_arrive(const emu_thread *t, int relaxed);
+void emu_count_fence(const emu_thread *t);
+void emu_count_remote_arrive(const emu_thread *t);
+/* A bulk copy or st.async into a peer: issued by t; landed in dst. */
+void emu_count_async_issue(const emu_thread *t, uint32_t bytes);
+void emu_count_async_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes);
+/* Bulk copies with global memory: global -> shared issued by t (src in global) and landed in dst;
+ * shared -> global issued by t (dst in global). */
+void emu_count_bulk_g2s_issue(const emu_thread *t, const void *src, uint32_t bytes);
+void emu_count_bulk_g2s_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes);
+void emu_count_bulk_s2g_issue(const emu_thread *t, const void *dst, uint32_t bytes);
+
 /* ---- fault.c ---- */
 enum { EMU_JMP_REPORTED = 1, EMU_JMP_FAULT = 2, EMU_JMP_TIMEOUT = 3 };
 void emu_fault_install(void);
@@ -414,6 +439,9 @@ int emu_kernel_non_portable(const struct dsm_emu_kernel *k);
 dsm_error_t emu_take_pending_error(void);
 /* Whether [p, p+n) lies in one dsm_malloc allocation. */
 bool emu_is_device(const void *p, size_t n);
+/* How many dsm_malloc buffers exist, and buffer i's start and size (for the counters). */
+size_t emu_global_count(void);
+void emu_global_buffer(size_t i, const unsigned char **start, size_t *bytes);
 /* The dsm_malloc buffer nearest below p: its index, start and size; false when there is none. */
 bool emu_global_nearest(const void *p, size_t *index, const unsigned char **start, size_t *bytes);
 

@@ -105,6 +105,8 @@ void dsm_emu_fence(const char *file, int line)
         t->relaxed_loc = -1;
     }
     t->fenced = true;
+    if (emu_counts_on)
+        emu_count_fence(t);
 }
 
 /* Whether the flag's word still holds what thread t saw at its last poll. */
@@ -145,7 +147,8 @@ uint32_t dsm_emu_flag_load(const uint32_t *p, int acquire, int gpu_scope, const 
 {
     emu_thread *t = emu_self_thread;
     emu_launch *L = emu_cur;
-    const char *what = gpu_scope ? "ld.acquire.gpu" : acquire ? "ld.acquire.cluster" : "ld.relaxed.cluster";
+    const char *what = gpu_scope ? (acquire ? "ld.acquire.gpu" : "ld.relaxed.gpu")
+                                 : acquire ? "ld.acquire.cluster" : "ld.relaxed.cluster";
     if (!t)
         (void)emu_me(file, line);
     t->site.file = file;
@@ -162,6 +165,8 @@ uint32_t dsm_emu_flag_load(const uint32_t *p, int acquire, int gpu_scope, const 
         emu_report_poison(t, &L->cluster.ctas[f.cta], f.off);
         emu_abort_launch();
     }
+    if (emu_counts_on)
+        emu_count_flag(t, p, 0, acquire, gpu_scope ? DSM_FLAG_GPU : DSM_FLAG_CLUSTER);
     emu_sync_loc *s = sync_loc(L, &f);
     if (acquire)
         emu_acquire_from(t, s->vc, &s->tvc);
@@ -176,6 +181,8 @@ void emu_flag_volatile(emu_thread *t, const void *a, int write, emu_site site)
     emu_launch *L = emu_cur;
     emu_cta *c;
     flag_loc f = {-1, 0, NULL};
+    if (emu_counts_on)
+        emu_count_flag(t, a, write, 0, DSM_FLAG_SYS);
     if (emu_decode_generic(L, a, &c, &f.off))
         f.cta = (int32_t)c->rank;
     else
@@ -201,9 +208,12 @@ void dsm_emu_flag_store(uint32_t *p, uint32_t v, int release, int gpu_scope, con
 {
     emu_thread *t = emu_me(file, line);
     emu_launch *L = emu_cur;
-    const char *what = gpu_scope ? "st.release.gpu" : release ? "st.release.cluster" : "st.relaxed.cluster";
+    const char *what = gpu_scope ? (release ? "st.release.gpu" : "st.relaxed.gpu")
+                                 : release ? "st.release.cluster" : "st.relaxed.cluster";
     flag_loc f = locate(t, p, gpu_scope != 0, what);
     check_access(L, t, &f, DSM_EMU_ATOM);
+    if (emu_counts_on)
+        emu_count_flag(t, p, 1, release, gpu_scope ? DSM_FLAG_GPU : DSM_FLAG_CLUSTER);
     /* fence.acq_rel then a relaxed store is a release too */
     if (release || t->fenced) {
         emu_sync_loc *s = sync_loc(L, &f);

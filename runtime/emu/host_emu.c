@@ -74,6 +74,14 @@ bool emu_is_device(const void *p, size_t n)
     return false;
 }
 
+size_t emu_global_count(void) { return nallocs; }
+
+void emu_global_buffer(size_t i, const unsigned char **start, size_t *bytes)
+{
+    *start = allocs[i].p;
+    *bytes = allocs[i].bytes;
+}
+
 bool emu_global_nearest(const void *p, size_t *index, const unsigned char **start, size_t *bytes)
 {
     const unsigned char *a = p, *best = NULL;

@@ -161,6 +161,7 @@ static dsm_error_t run_one_cluster(emu_launch *L)
         if (err == dsmSuccess)
             err = dsmErrorUnknown;
     }
+    emu_counts_cluster_end(L);
     uint32_t mbar_phases = 0;
     for (uint32_t i = 0; i < L->cluster.nmbars; i++)
         mbar_phases += L->cluster.mbars[i].phase;
@@ -280,11 +281,13 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
     if (emu_globals_bytes() > ((size_t)256 << 20))
         ns = 1; /* too big to run twice: one schedule only */
     emu_globals_snapshot(&initial, &total);
+    emu_counts_launch_start(&L);
     for (int s = 0; s < ns && !err; s++) {
         L.sched = schedules[s];
         if (s > 0)
             emu_globals_restore(initial);
         err = run_grid(&L);
+        emu_counts_schedule_done();
         if (err)
             break;
         err = check_poison(initial);

@@ -210,6 +210,8 @@ void dsm_emu_mbarrier_arrive_remote(uint32_t cluster_bar, const char *file, int 
     emu_mbarrier_check_init_visible(L, t, m, "mbarrier.arrive.shared::cluster");
     emu_check_cta_started(L, t, c, &t->site);
     emu_lifetime_note(t, c, off, EMU_PEER_ARRIVE, &t->site);
+    if (emu_counts_on)
+        emu_count_remote_arrive(t);
     arrive(t, m, 0);
 }
 

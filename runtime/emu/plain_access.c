@@ -88,6 +88,8 @@ static inline __attribute__((always_inline)) void shared_access(emu_launch *L, e
     emu_async_check_plain(L, t, owner, off, n, write, site);
     if (!emu_race_access(L, t, owner, off, n, kind, site))
         emu_abort_launch();
+    if (emu_counts_on)
+        emu_count_smem(t, owner, n, write);
     if (write)
         return;
     /* uninitialised: a word nothing wrote still holds the poison */
@@ -154,6 +156,8 @@ static __attribute__((noinline)) void plain_access(void *a, unsigned n, int how,
         shared_access(L, t, c, off, n, how, &site);
     else if (!emu_is_device(a, n))
         global_out_of_bounds(L, t, a, n, write, site);
+    else if (emu_counts_on)
+        emu_count_gmem(t, a, n, write);
     if (how >= VOLATILE_READ && n == 4 && (uintptr_t)a % 4 == 0)
         emu_flag_volatile(t, a, write, site);
 }

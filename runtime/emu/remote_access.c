@@ -256,6 +256,8 @@ void dsm_emu_access(enum dsm_emu_access kind, uint32_t addr, void *val, unsigned
     emu_async_check_plain(L, t, owner, off, bytes, kind != DSM_EMU_LD, &t->site);
     if (!emu_race_access(L, t, owner, off, bytes, kind, &t->site))
         emu_abort_launch();
+    if (emu_counts_on)
+        emu_count_smem(t, owner, bytes, kind != DSM_EMU_LD);
     unsigned char *p = emu_smem_ptr(L, owner, off);
     if (kind == DSM_EMU_LD) {
         check_published(t, owner, off, bytes);
@@ -283,6 +285,8 @@ uint32_t dsm_emu_atom_u32(int op, uint32_t addr, uint32_t a, uint32_t b, const c
     if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, &t->site))
         emu_abort_launch();
     check_published(t, owner, off, 4);
+    if (emu_counts_on)
+        emu_count_smem_atom(t, owner);
     unsigned char *p = emu_smem_ptr(L, owner, off);
     uint32_t old;
     memcpy(&old, p, 4);
@@ -305,6 +309,8 @@ float dsm_emu_atom_add_f32(uint32_t addr, float v, const char *file, int line)
     owner = target_cta(t, addr, &off, 4, "atom.shared::cluster.add.f32");
     if (!emu_race_access(L, t, owner, off, 4, DSM_EMU_ATOM, &t->site))
         emu_abort_launch();
+    if (emu_counts_on)
+        emu_count_smem_atom(t, owner);
     unsigned char *p = emu_smem_ptr(L, owner, off);
     float old;
     uint32_t w;
@@ -320,10 +326,15 @@ float dsm_emu_atom_add_f32(uint32_t addr, float v, const char *file, int line)
 }
 
 /* Global-memory atomics: fibers never switch inside these, so they are atomic. */
-int dsm_emu_atomic_add_i32(int *p, int v) { int o = *p; *p = (int)((unsigned)o + (unsigned)v); return o; }
-unsigned dsm_emu_atomic_add_u32(unsigned *p, unsigned v) { unsigned o = *p; *p = o + v; return o; }
-unsigned long long dsm_emu_atomic_add_u64(unsigned long long *p, unsigned long long v) { unsigned long long o = *p; *p = o + v; return o; }
-float dsm_emu_atomic_add_f32(float *p, float v) { float o = *p; *p = o + v; return o; }
-int dsm_emu_atomic_max_i32(int *p, int v) { int o = *p; if (v > o) *p = v; return o; }
-unsigned dsm_emu_atomic_max_u32(unsigned *p, unsigned v) { unsigned o = *p; if (v > o) *p = v; return o; }
-unsigned dsm_emu_atomic_cas_u32(unsigned *p, unsigned c, unsigned v) { unsigned o = *p; if (o == c) *p = v; return o; }
+static void count_atomic(const void *p)
+{
+    if (emu_counts_on && emu_self_thread)
+        emu_count_gmem_atom(emu_self_thread, p);
+}
+int dsm_emu_atomic_add_i32(int *p, int v) { count_atomic(p); int o = *p; *p = (int)((unsigned)o + (unsigned)v); return o; }
+unsigned dsm_emu_atomic_add_u32(unsigned *p, unsigned v) { count_atomic(p); unsigned o = *p; *p = o + v; return o; }
+unsigned long long dsm_emu_atomic_add_u64(unsigned long long *p, unsigned long long v) { count_atomic(p); unsigned long long o = *p; *p = o + v; return o; }
+float dsm_emu_atomic_add_f32(float *p, float v) { count_atomic(p); float o = *p; *p = o + v; return o; }
+int dsm_emu_atomic_max_i32(int *p, int v) { count_atomic(p); int o = *p; if (v > o) *p = v; return o; }
+unsigned dsm_emu_atomic_max_u32(unsigned *p, unsigned v) { count_atomic(p); unsigned o = *p; if (v > o) *p = v; return o; }
+unsigned dsm_emu_atomic_cas_u32(unsigned *p, unsigned c, unsigned v) { count_atomic(p); unsigned o = *p; if (o == c) *p = v; return o; }
