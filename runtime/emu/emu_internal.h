@@ -66,6 +66,42 @@ typedef struct emu_site {
     void *pc;                   /* a plain access: the instruction, for addr2line (file is NULL) */
 } emu_site;
 
+/* Race shadow (race.c): the last access of one kind to one 4-byte word. */
+enum {
+    ACC_VALID = 1,
+    ACC_ATOMIC = 2,
+    ACC_RMW = 4,   /* a store to the word its thread had just loaded */
+    ACC_ASYNC = 8, /* the write of a bulk copy or st.async */
+};
+typedef struct emu_access {   /* 32 bytes: a shadow word is 64 */
+    uint32_t epoch;   /* the accessing CTA's own clock at the access */
+    uint32_t gen;     /* the accessing thread's barrier generation */
+    uint32_t tepoch;  /* the accessing thread's own release epoch */
+    uint32_t syncs;   /* the accessing thread's completed __syncthreads */
+    uint32_t cl;      /* the accessing CTA's cluster: its place in the launch's order (emu_launch.cl_seq) */
+    uint32_t site;    /* emu_site_id of where it happened */
+    uint16_t tid;
+    uint16_t waits;   /* the accessing thread's completed cluster waits (modulo 2^16) */
+    uint8_t cta, flags;
+    uint8_t mask;     /* which bytes of the word */
+    uint8_t pfence;   /* the accessing thread's fence.proxy.async count (modulo 256) */
+} emu_access;
+typedef struct emu_shadow {
+    emu_access w, r;
+} emu_shadow;
+
+/* ---- site.c ---- */
+/* A small number (from 1) that stands for the site; emu_site_of gives it back (0: an empty site). */
+uint32_t emu_site_id(const emu_site *s);
+emu_site emu_site_of(uint32_t id);
+
+/* Where a checked word lives: a CTA's shared memory, or a dsm_malloc buffer. */
+typedef struct emu_mem {
+    struct emu_cta *owner;      /* NULL: global memory */
+    const unsigned char *gstart;
+    size_t gbytes;
+} emu_mem;
+
 typedef struct emu_thread {
     struct dsm_emu_thread_view view;
     fiber ctx;
@@ -83,8 +119,8 @@ typedef struct emu_thread {
     uint64_t *spin_bar;         /* last try_wait that failed, to block on the second */
     uint32_t spin_parity;
     uint32_t spin_seen_phase;
-    int32_t last_read_cta;      /* the word of its last device-API load: a store to the same */
-    size_t last_read_word;      /* word next makes a read-modify-write */
+    const void *last_read;      /* the shadow word of its last checked load: a store to the same word */
+                                /* next makes a read-modify-write */
     uint32_t epoch;             /* its own release epoch: +1 at every release it makes */
     uint32_t syncs;             /* __syncthreads it completed */
     uint16_t proxy_fences;      /* fence.proxy.async executed (beside what every checked access reads) */
@@ -99,6 +135,9 @@ typedef struct emu_thread {
     uint32_t poll_value;
     bool fenced;                /* a fence.acq_rel since its last release: a relaxed store or arrive releases */
     bool init_fence_pending;    /* a fence.mbarrier_init since its last cluster arrive (mbarrier_init.c) */
+    bool fenced_gpu;            /* a gpu-scope fence (__threadfence) since its last gpu-scope release */
+    const void *relaxed_gptr;   /* the global word of its last relaxed load or atomic (a gpu fence after it
+                                 * acquires from it across clusters), or NULL */
     int32_t relaxed_loc;        /* the flag its last relaxed load read (a fence after it acquires), or -1 */
     /* its last mbarrier wait that succeeded (reports of a wrong parity) */
     emu_site wait_site;
@@ -153,6 +192,8 @@ typedef struct emu_cta {
     uint32_t relaxed_arrivals, release_arrivals;
     bool passed_cluster_barrier; /* a cluster phase completed for its threads: every peer started */
     emu_peer_access peer_last[EMU_MAX_CLUSTER]; /* per peer rank: its latest access to this CTA's memory */
+    struct emu_gknow *gk;       /* what it acquired of CTAs of earlier clusters (gpu_order.c) */
+    uint32_t ngk, cap_gk;
 } emu_cta;
 
 typedef struct emu_mbarrier {
@@ -223,6 +264,7 @@ typedef struct emu_launch {
     uint64_t progress;          /* device-API calls and writes so far: a poll with no progress since is idle */
     volatile int timeout_pending; /* the watchdog fired while the scheduler ran */
     emu_thread *last_thread;    /* the thread that ran last */
+    uint32_t cl_seq;            /* the running cluster's place in the launch (clusters run one after another) */
 } emu_launch;
 
 /* The launch being run (NULL outside dsm_launch). */
@@ -291,6 +333,28 @@ void emu_lifetime_note(emu_thread *t, emu_cta *owner, size_t off, emu_peer_what 
 /* Thread t's wait saw a bulk copy out of `owner`'s memory complete (issued at `copy`). */
 void emu_lifetime_note_copy_out(emu_thread *t, emu_cta *owner, size_t off, const emu_site *copy);
 
+/* ---- global_race.c: the race shadow of dsm_malloc buffers ---- */
+/* Checks and records a kernel's access of kind `kind` to global bytes [a, a+n), which lie in one buffer;
+ * false after a report. */
+bool emu_race_global(emu_launch *L, emu_thread *t, const void *a, unsigned n, int kind, const emu_site *site);
+/* Forgets every access (a new schedule starts); frees the shadow. */
+void emu_global_race_reset(void);
+/* race.c: checks one word's access against its shadow entry and records it; false after a report. */
+bool emu_race_word(emu_launch *L, emu_thread *t, const emu_mem *mem, emu_shadow *s, size_t w, size_t off,
+                   unsigned bytes, int kind, const emu_site *site);
+
+/* ---- gpu_order.c: happens-before between clusters of one launch (gpu-scope release/acquire) ---- */
+/* A gpu-scope release by thread t to the global word p / an acquire from it. */
+void emu_gpu_release(emu_thread *t, const void *p);
+void emu_gpu_acquire(emu_thread *t, const void *p);
+/* Whether CTA c acquired CTA `rank` of cluster `cl`'s clock `epoch` (or later). */
+bool emu_gpu_knows(const emu_cta *c, uint32_t cl, uint32_t rank, uint32_t epoch);
+/* CTA `into` acquired from its cluster mate `from`: what `from` knows of earlier clusters comes along. */
+void emu_gpu_merge(emu_cta *into, const emu_cta *from);
+void emu_gpu_cta_free(emu_cta *c);
+/* A new schedule: no release of any cluster is known. */
+void emu_gpu_reset(void);
+
 /* ---- publication.c ---- */
 void emu_publication_start(emu_launch *L, emu_cta *c);
 void emu_publication_free(emu_cta *c);
@@ -306,6 +370,8 @@ extern uintptr_t emu_section_lo;
 extern size_t emu_section_len;
 /* The last checked plain access (a timeout that lands inside the emulator names it). */
 extern void *emu_last_plain_pc;
+/* An atomic RMW of n bytes at a by kernel code (atomicAdd & co.); ret: the kernel's return address. */
+void emu_atomic_access(void *a, unsigned n, void *ret);
 
 /* ---- async_proxy.c ---- */
 struct emu_mbarrier;
@@ -327,6 +393,8 @@ void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t 
 bool emu_flag_unchanged(emu_launch *L, const emu_thread *t);
 /* A volatile 32-bit load (a poll, like ld.relaxed) or store (a release after fence.acq_rel) at a. */
 void emu_flag_volatile(emu_thread *t, const void *a, int write, emu_site site);
+/* An atomic RMW at a: relaxed, so a release after a fence and an acquire before one. */
+void emu_flag_atomic(emu_thread *t, const void *a);
 
 /* ---- remote_access.c ---- */
 void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what);
@@ -439,6 +507,8 @@ int emu_kernel_non_portable(const struct dsm_emu_kernel *k);
 dsm_error_t emu_take_pending_error(void);
 /* Whether [p, p+n) lies in one dsm_malloc allocation. */
 bool emu_is_device(const void *p, size_t n);
+/* The dsm_malloc allocation holding all of [p, p+n): its start and exact size; false when none does. */
+bool emu_global_find(const void *p, size_t n, const unsigned char **start, size_t *bytes);
 /* How many dsm_malloc buffers exist, and buffer i's start and size (for the counters). */
 size_t emu_global_count(void);
 void emu_global_buffer(size_t i, const unsigned char **start, size_t *bytes);
