@@ -352,11 +352,17 @@ static void report_race(emu_launch *L, emu_thread *t, const emu_mem *mem, size_t
         emu_report_line("fix", "order the write before the read: __syncthreads between them (every thread of the "
                                "block), or for a producer and its consumers an mbarrier the writer arrives on and "
                                "the readers wait for");
-    else
+    else if (owner)
         emu_report_line("fix", "order the write before the read: the writer publishes it (a cluster barrier "
                                "arrive.release, an mbarrier arrive, or dsm_st_release_cluster_u32 on a flag) and "
                                "the reader waits for that (cluster barrier wait, mbarrier wait, "
                                "dsm_ld_acquire_cluster_u32) before reading");
+    else
+        emu_report_line("fix", "if the read should see this write, the writer publishes it (a cluster barrier, an "
+                               "mbarrier arrive, a release flag) and the reader waits for that before reading; if "
+                               "the write is already the next round's, the writer must first wait until the reader "
+                               "is done with the slot (a cluster barrier after the reads, or two slots used in "
+                               "turn)");
     race_timeline(L, t, prior, prior_is_write, kind, site);
     emu_report_end();
 }
