@@ -110,15 +110,17 @@ static inline __attribute__((always_inline)) void shared_access(emu_launch *L, e
 /* An access outside every device buffer: the report (out of the hot path). */
 static __attribute__((noinline, cold, noreturn)) void global_out_of_bounds(emu_launch *L, emu_thread *t,
                                                                           const unsigned char *a, unsigned n,
-                                                                          int write, emu_site site)
+                                                                          int how, emu_site site)
 {
     char title[160], mem[256];
+    int write = how & 1;
+    const char *what = how == ATOMIC_RMW ? "atomic" : write ? "write" : "read";
     bool guard = false;
     emu_cta *c = emu_cta_of_fault(L, a, &guard);
     if (c && c->exited)
         plain_lifetime(L, t, c, (size_t)(a - c->window), write, site);
     if (c) {
-        snprintf(title, sizeof title, "%s just outside rank %u's shared memory", write ? "write" : "read", c->rank);
+        snprintf(title, sizeof title, "%s just outside rank %u's shared memory", what, c->rank);
         snprintf(mem, sizeof mem, "%td bytes from the start of its %zu bytes", a - c->window, L->window_bytes);
         report_plain(L, t, DSM_REPORT_OUT_OF_BOUNDS, dsmErrorIllegalAddress, site, title, mem,
                      "cudaErrorIllegalAddress (700) or a silent access to another variable",
@@ -128,12 +130,12 @@ static __attribute__((noinline, cold, noreturn)) void global_out_of_bounds(emu_l
     size_t idx = 0, bytes = 0;
     const unsigned char *start = NULL;
     if (emu_global_nearest(a, &idx, &start, &bytes)) {
-        snprintf(title, sizeof title, "%s outside a device buffer (global memory)", write ? "write" : "read");
-        snprintf(mem, sizeof mem, "%u bytes at byte %td of device buffer %zu, which has %zu bytes", n, a - start, idx,
-                 bytes);
+        snprintf(title, sizeof title, "%s outside a device buffer (global memory)", what);
+        size_t past = (size_t)(a - start) + n - bytes;
+        snprintf(mem, sizeof mem, "%u bytes at byte %td of device buffer %zu, which has %zu bytes (%zu of them past "
+                 "its end)", n, a - start, idx, bytes, past < n ? past : n);
     } else {
-        snprintf(title, sizeof title, "%s of device memory that is not (or no longer) allocated",
-                 write ? "write" : "read");
+        snprintf(title, sizeof title, "%s of device memory that is not (or no longer) allocated", what);
         snprintf(mem, sizeof mem, "address %p", (const void *)a);
     }
     report_plain(L, t, DSM_REPORT_OUT_OF_BOUNDS, dsmErrorIllegalAddress, site, title, mem,
@@ -161,7 +163,7 @@ static __attribute__((noinline)) void plain_access(void *a, unsigned n, int how,
     if (emu_decode_generic(L, a, &c, &off))
         shared_access(L, t, c, off, n, how, &site);
     else if (!emu_is_device(a, n)) /* the exact size of each buffer: a byte past its end is outside */
-        global_out_of_bounds(L, t, a, n, write, site);
+        global_out_of_bounds(L, t, a, n, how, site);
     else {
         if (emu_counts_on && how != ATOMIC_RMW)
             emu_count_gmem(t, a, n, write);
