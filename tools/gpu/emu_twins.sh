@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # emu_twins.sh: what an H200 does with the emulator's buggy test twins (wrong counts, stale reads, error 719,
 # hangs, compute-sanitizer findings), next to their fixed twins; one text file per case under OUTDIR.
-# Usage: tools/gpu/emu_twins.sh OUTDIR   (a Hopper GPU and nvcc; about 3 minutes)
+# Usage: tools/gpu/emu_twins.sh OUTDIR   (a Hopper GPU and nvcc; about 5 minutes)
 # The same driver linked with the emulator (EMU=1) prints the emulator's report kind for each case instead.
+# CASES="a b ..." runs only those cases (and the sanitizer runs among them); ISSUE19=1 the cases issue 19 added.
 set -uo pipefail
 out=${1:?usage: emu_twins.sh OUTDIR}
 mkdir -p "$out"
@@ -15,7 +16,7 @@ if [ ! -f /usr/include/cmocka.h ] && ls .deps/*.deb >/dev/null 2>&1; then
 fi
 b=build/twins
 mkdir -p "$b"
-kernels="plain async_ring flags"
+kernels="plain async_ring flags lifetime_order parity mbarrier_init pending_tx global_mem"
 if [ "${EMU:-0}" = 1 ]; then
   export TWINS_REPEATS=${TWINS_REPEATS:-1}
   make --no-print-directory runtime >/dev/null || exit 1
@@ -36,10 +37,21 @@ else
     -o $b/twins || exit 1
 fi
 
+issue19="done_read_arrive done_read_arrive_fixed done_read_flag done_read_flag_fixed
+  copy_out_no_barrier copy_out_final_barrier stream_parity_zero stream_parity_round
+  tokens_parity_zero tokens_parity_round init_relaxed_no_fence init_release_no_fence init_fence_relaxed
+  pending_tx_armed_all pending_tx_armed_needed gscratch_no_barrier gscratch_barrier
+  totals_one_word totals_own_words totals_atomic gpu_flag_relaxed gpu_flag_release gpu_flag_fenced
+  flush_past_bins flush_bounded"
+[ "${ISSUE19:-0}" = 1 ] && CASES=${CASES:-$issue19}
+# selected CASE: whether the case is to run
+selected() { [ -z "${CASES:-}" ] || case " $(echo $CASES) " in (*" $1 "*) true;; (*) false;; esac; }
+
 # case [tool]: runs one case (a hang is killed after 15 s; 20 launches, TWINS_REPEATS), under compute-sanitizer
 # when a tool is named.
 run() {
   local c=$1 tool=${2:-} f rc
+  selected "$c" || return 0
   f=$out/$c${tool:+.$tool}.txt
   if [ -n "$tool" ]; then
     [ "${EMU:-0}" = 1 ] && return 0
@@ -60,11 +72,13 @@ run() {
            uninitialised initialised copy_unguarded copy_guarded read_after_exit read_with_final_barrier \
            store_before_start store_after_barrier warp_handoff_nowait warp_handoff_wait \
            ring_0 ring_1 ring_2 ring_3 ring_4 ring_5 pingpong_release pingpong_relaxed pingpong_wrong_value \
-           flag_handoff_release flag_handoff_relaxed volatile_fenced volatile_unfenced; do
+           flag_handoff_release flag_handoff_relaxed volatile_fenced volatile_unfenced $issue19; do
     run "$c"
   done
   # what the sanitizers say about the buggy twins whose bug they can see
   for c in histogram_plain publish_relaxed warp_handoff_nowait ring_1; do run "$c" racecheck; done
-  for c in copy_unguarded read_after_exit uninitialised; do run "$c" memcheck; done
+  for c in copy_unguarded read_after_exit uninitialised done_read_arrive copy_out_no_barrier flush_past_bins; do
+    run "$c" memcheck
+  done
   run uninitialised initcheck
 } | tee "$out/SUMMARY.txt"
