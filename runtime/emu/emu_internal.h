@@ -186,6 +186,7 @@ typedef struct emu_cta {
     uint32_t vc[EMU_MAX_CLUSTER];
     /* race shadow for accesses through the device API, one entry per word */
     struct emu_shadow *shadow;
+    size_t shadow_words;
     /* publication: plain writes closed only by arrive.relaxed (publication.c) */
     unsigned char *snapshot;    /* the window at the last phase completion */
     uint32_t *unpublished;      /* per word: 1 + the phase of an unpublished write, or 0 */
@@ -325,6 +326,8 @@ void emu_tclock_free(emu_tclock *tc);
 /* A remote access needs proof that the peer started: a cluster barrier (or anything acquired from it) first. */
 void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, const emu_site *site);
 void emu_shadow_free(emu_cta *c);
+/* The launch ends: the shadows kept for reuse are freed. */
+void emu_shadow_pool_free(void);
 
 /* ---- lifetime.c ---- */
 /* Thread t (of another CTA than `owner`) accessed owner's shared memory at `off`: remembered as the
@@ -337,8 +340,8 @@ void emu_lifetime_note_copy_out(emu_thread *t, emu_cta *owner, size_t off, const
 /* Checks and records a kernel's access of kind `kind` to global bytes [a, a+n), which lie in one buffer;
  * false after a report. */
 bool emu_race_global(emu_launch *L, emu_thread *t, const void *a, unsigned n, int kind, const emu_site *site);
-/* Forgets every access (a new schedule starts); frees the shadow. */
-void emu_global_race_reset(void);
+/* Forgets every access (a new schedule starts); with `release`, frees the shadow (the launch ends). */
+void emu_global_race_reset(bool release);
 /* race.c: checks one word's access against its shadow entry and records it; false after a report. */
 bool emu_race_word(emu_launch *L, emu_thread *t, const emu_mem *mem, emu_shadow *s, size_t w, size_t off,
                    unsigned bytes, int kind, const emu_site *site);

@@ -182,7 +182,7 @@ static dsm_error_t run_grid(emu_launch *L)
     dsm_error_t err = dsmSuccess;
     L->rng = L->sched.seed * 0x2545F4914F6CDD1Dull + 1;
     /* a new schedule: the accesses and releases of the last one are forgotten */
-    emu_global_race_reset();
+    emu_global_race_reset(false);
     emu_gpu_reset();
     L->cl_seq = 0;
     emu_watchdog_start(timeout_seconds());
@@ -310,8 +310,9 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
     }
     free(initial);
     free(first);
-    emu_global_race_reset();
+    emu_global_race_reset(true);
     emu_gpu_reset();
+    emu_shadow_pool_free();
     if (nthreads > 4096)
         fiber_stacks_discard(&pool);
     emu_fault_restore();

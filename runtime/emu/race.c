@@ -140,11 +140,46 @@ bool emu_race_written_by_peer(const emu_cta *c, size_t w)
 
 int emu_ww_pending;
 
+/* Shadows of finished CTAs, kept for the next cluster of the launch: clearing one is cheaper than
+ * faulting in fresh pages (every cluster of a launch has the same shared-memory size). */
+#define SHADOW_POOL 16
+static emu_shadow *pool[SHADOW_POOL];
+static size_t pool_words[SHADOW_POOL];
+
 void emu_shadow_free(emu_cta *c)
 {
     emu_ww_pending = 0;
+    if (!c->shadow)
+        return;
+    for (int i = 0; i < SHADOW_POOL; i++)
+        if (!pool[i]) {
+            pool[i] = c->shadow;
+            pool_words[i] = c->shadow_words;
+            c->shadow = NULL;
+            return;
+        }
     free(c->shadow);
     c->shadow = NULL;
+}
+
+void emu_shadow_pool_free(void)
+{
+    for (int i = 0; i < SHADOW_POOL; i++) {
+        free(pool[i]);
+        pool[i] = NULL;
+    }
+}
+
+static emu_shadow *shadow_alloc(size_t words)
+{
+    for (int i = 0; i < SHADOW_POOL; i++)
+        if (pool[i] && pool_words[i] == words) {
+            emu_shadow *s = pool[i];
+            pool[i] = NULL;
+            memset(s, 0, words * sizeof *s);
+            return s;
+        }
+    return calloc(words, sizeof(emu_shadow));
 }
 
 static const char *access_word(int kind)
@@ -479,7 +514,8 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
                           : kind == DSM_EMU_ASYNC_ST ? EMU_PEER_COPY_IN : EMU_PEER_ATOMIC, site);
     if (!owner->shadow) {
         size_t words = (L->window_bytes + 3) / 4;
-        owner->shadow = calloc(words ? words : 1, sizeof(emu_shadow));
+        owner->shadow = shadow_alloc(words ? words : 1);
+        owner->shadow_words = words ? words : 1;
         if (!owner->shadow)
             return true;
     }
