@@ -28,6 +28,11 @@ BENCH_SRC_NAME := $(notdir $(BENCH_SRC))
 
 # The kernel files the families name, relative to the source tree.
 BENCH_KERNEL_FILES := $(sort $(shell sed -n 's|^[[:space:]]*//[[:space:]]*bench-kernels:||p' $(BENCH_FAMILY_SRCS) /dev/null))
+# Kernels that belong to the benchmark itself, not to an exercise (a second harness, a probe):
+# `// bench-own-kernels: bench/kernels/x.cu`, always the same file whatever SRC is. In the dry run
+# every kernel is instrumented like the exercises' tests (EMU_KERNEL_CFLAGS): the emulator checks
+# and counts its plain accesses too (a family's dry-run checks may use the mechanism counters).
+BENCH_OWN_KERNEL_FILES := $(sort $(shell sed -n 's|^[[:space:]]*//[[:space:]]*bench-own-kernels:||p' $(BENCH_FAMILY_SRCS) /dev/null))
 
 # QUICK=1: the short run; FAMILY=ch05_pingpong (or several, space-separated): only those.
 BENCH_ARGS = --src $(BENCH_SRC) --reference $(BENCH_REFERENCE)/summary.json $(if $(filter 1 yes,$(QUICK)),--quick) $(FAMILY)
@@ -41,7 +46,8 @@ bench_dir = build/bench/obj/$(call bench_variant,$1)
 bench_bin = build/bench/bin/bench-$(call bench_variant,$1)
 bench_objs = $(BENCH_DRIVER_SRCS:bench/driver/%.c=$(call bench_dir,$1)/driver/%.o) \
   $(BENCH_FAMILY_SRCS:bench/families/%.c=$(call bench_dir,$1)/families/%.o) \
-  $(BENCH_KERNEL_FILES:%.cu=$(call bench_dir,$1)/kernels/%.o) $(call bench_dir,$1)/families_table.o
+  $(BENCH_KERNEL_FILES:%.cu=$(call bench_dir,$1)/kernels/%.o) \
+  $(BENCH_OWN_KERNEL_FILES:bench/kernels/%.cu=$(call bench_dir,$1)/own/%.o) $(call bench_dir,$1)/families_table.o
 
 BENCH_EMU_BIN := $(call bench_bin,emu)
 BENCH_GPU_BIN := $(call bench_bin,gpu)
@@ -70,7 +76,11 @@ build/bench/obj/%.o:
 # Emulator build (the dry run).
 $(BENCH_EMU_DIR)/kernels/%.o: $(BENCH_SRC)/%.cu $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(EMU_CFLAGS) -x c -I$(dir $<) -DDSM_UNIT=bench_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
+	$(CC) $(EMU_CFLAGS) $(EMU_KERNEL_CFLAGS) -x c -I$(dir $<) -DDSM_UNIT=bench_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
+
+$(BENCH_EMU_DIR)/own/%.o: bench/kernels/%.cu $(RUNTIME_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(EMU_CFLAGS) $(EMU_KERNEL_CFLAGS) -x c -DDSM_UNIT=bench_own_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
 
 $(BENCH_EMU_DIR)/families/%.o: bench/families/%.c $(BENCH_HEADERS) $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
@@ -92,6 +102,10 @@ $(BENCH_EMU_BIN): $(call bench_objs,emu) $(EMU_LIB)
 $(BENCH_GPU_DIR)/kernels/%.o: $(BENCH_SRC)/%.cu $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -I$(dir $<) -DDSM_UNIT=bench_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
+
+$(BENCH_GPU_DIR)/own/%.o: bench/kernels/%.cu $(RUNTIME_HEADERS)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_FLAGS) -DDSM_UNIT=bench_own_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
 
 $(BENCH_GPU_DIR)/families/%.o: bench/families/%.c $(BENCH_HEADERS) $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)

@@ -25,7 +25,8 @@ int compare_is_headline(const char *key)
     for (int i = 0; headline[i]; ++i)
         if (strcmp(key, headline[i]) == 0)
             return 1;
-    return strncmp(key, "latency_cycles.", 15) == 0;
+    /* the like-for-like pairs of the ping-pong (issue 17: two runs must agree on every pair) */
+    return strncmp(key, "latency_cycles.", 15) == 0 || strncmp(key, "pingpong_pair_gmem_over_dsmem.", 30) == 0;
 }
 
 int compare_runs(const char *a, const char *b, double tolerance_pct, int all)

@@ -165,6 +165,7 @@ static __attribute__((noinline)) void plain_access(void *a, unsigned n, int how,
     else if (!emu_is_device(a, n)) /* the exact size of each buffer: a byte past its end is outside */
         global_out_of_bounds(L, t, a, n, how, site);
     else {
+        emu_bulk_check_global_plain(L, t, a, n, write, &site);
         if (emu_counts_on && how != ATOMIC_RMW)
             emu_count_gmem(t, a, n, write);
         if (!emu_race_global(L, t, a, n, kind_of(how), &site))
