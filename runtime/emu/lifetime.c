@@ -54,14 +54,14 @@ static bool ordered_before_exit(emu_launch *L, const emu_peer_access *a, uint32_
 static const char *what_word(emu_peer_what w)
 {
     switch (w) {
-    case EMU_PEER_READ: return "read";
-    case EMU_PEER_WRITE: return "write";
-    case EMU_PEER_ATOMIC: return "atomic or flag access";
-    case EMU_PEER_ARRIVE: return "remote mbarrier arrive";
-    case EMU_PEER_COPY_IN: return "bulk copy (or st.async) into it";
-    case EMU_PEER_COPY_OUT: return "bulk copy out of it";
+    case EMU_PEER_READ: return "read of";
+    case EMU_PEER_WRITE: return "write of";
+    case EMU_PEER_ATOMIC: return "atomic or flag access to";
+    case EMU_PEER_ARRIVE: return "remote arrive on an mbarrier in";
+    case EMU_PEER_COPY_IN: return "bulk copy (or st.async) into";
+    case EMU_PEER_COPY_OUT: return "bulk copy out of";
     }
-    return "access";
+    return "access to";
 }
 
 static void report_hazard(emu_launch *L, emu_cta *c, uint32_t peer, const emu_peer_access *a)
@@ -72,7 +72,7 @@ static void report_hazard(emu_launch *L, emu_cta *c, uint32_t peer, const emu_pe
                                              "lifetime trap: rank %u exited before it knew that its bulk copy to "
                                              "rank %u had finished reading its shared memory", c->rank, peer)
                           : emu_report_begin(DSM_REPORT_LIFETIME_HAZARD, dsmErrorLaunchFailure,
-                                             "lifetime trap: rank %u exited while rank %u's %s of its shared "
+                                             "lifetime trap: rank %u exited while rank %u's %s its shared "
                                              "memory was not ordered before the exit",
                                              c->rank, peer, what_word((emu_peer_what)a->what));
     if (!begun)

@@ -187,12 +187,8 @@ static emu_cta *peer_target(emu_thread *t, uint32_t addr, size_t *off, const cha
     }
     emu_cta *c = &L->cluster.ctas[rank];
     if (c->exited) {
-        char title[200];
-        snprintf(title, sizeof title, "lifetime trap: %s into rank %u after rank %u exited", what, rank, rank);
-        report_simple(t, DSM_REPORT_LIFETIME, dsmErrorLaunchFailure, title,
-                      "cudaErrorLaunchFailure (719, \"unspecified launch failure\"), often only sometimes",
-                      "every CTA must stay alive (reach a final cluster barrier) until its peers stop "
-                      "touching its memory");
+        /* names the access and where the peer exited */
+        emu_report_dead_peer(t, c, *off, what);
         emu_abort_launch();
     }
     return c;

@@ -4,6 +4,7 @@
 DSM_DECLARE_KERNEL(done_then_read_arrive);
 DSM_DECLARE_KERNEL(done_then_read_flag);
 DSM_DECLARE_KERNEL(copy_out_then_exit);
+DSM_DECLARE_KERNEL(arrive_then_exit);
 
 #define WORDS 32
 
@@ -102,6 +103,37 @@ static void test_lifetime_order_sender_waiting_at_a_final_cluster_barrier_passes
     run_copy_out(1);
 }
 
+static void run_arrive(int final_barrier)
+{
+    uint32_t *out = dev_zeroed(4 * WORDS * 4);
+    dsm_launch_config cfg = cluster_cfg(4, WORDS, 2, 0);
+    void *args[] = {&out, &final_barrier};
+    if (final_barrier)
+        launch_clean(&cfg, DSM_KERNEL(arrive_then_exit), args);
+    else {
+        for (size_t i = 0; i < sizeof EACH / sizeof EACH[0]; i++) {
+            assert_int_equal(dsm_emu_set_schedules(EACH[i]), dsmSuccess);
+            launch_reported_lifetime(&cfg, DSM_KERNEL(arrive_then_exit), args);
+            report_mentions("lifetime_order.cu:113"); /* the remote arrive */
+        }
+        dsm_emu_set_schedules(EIGHT_SCHEDULES);
+    }
+    dsm_free(out);
+}
+
+static void test_lifetime_order_remote_arrive_its_owner_never_waits_for_is_a_hazard(void **state)
+{
+    (void)state;
+    EMULATOR_ONLY();
+    run_arrive(0);
+}
+
+static void test_lifetime_order_remote_arrive_before_a_final_cluster_barrier_passes(void **state)
+{
+    (void)state;
+    run_arrive(1);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_lifetime_order_read_after_a_remote_arrive_saying_done_is_a_hazard),
     cmocka_unit_test(test_lifetime_order_read_before_the_remote_arrive_passes),
@@ -109,5 +141,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_lifetime_order_read_before_the_release_flag_passes),
     cmocka_unit_test(test_lifetime_order_sender_exiting_before_its_copy_is_known_complete_is_a_hazard),
     cmocka_unit_test(test_lifetime_order_sender_waiting_at_a_final_cluster_barrier_passes),
+    cmocka_unit_test(test_lifetime_order_remote_arrive_its_owner_never_waits_for_is_a_hazard),
+    cmocka_unit_test(test_lifetime_order_remote_arrive_before_a_final_cluster_barrier_passes),
 };
 RUNTIME_TEST_MAIN(tests)

@@ -97,3 +97,22 @@ __global__ void copy_out_then_exit(uint32_t *out, int final_barrier)
         dsm_cluster_sync();
 }
 DSM_KERNEL_ENTRY(copy_out_then_exit, uint32_t *, int)
+
+/* Rank 1 releases a slot of rank 0's with a remote arrive on rank 0's `empty`
+ * mbarrier, which rank 0 (done with the stream) never waits for again, and both
+ * leave: the arrive may reach rank 0 after it exited. final_barrier = 1: a
+ * last cluster barrier keeps rank 0 alive until the arrive landed. */
+__global__ void arrive_then_exit(uint32_t *out, int final_barrier)
+{
+    __shared__ __align__(8) uint64_t empty;
+    uint32_t rank = dsm_cluster_ctarank();
+    if (threadIdx.x == 0)
+        dsm_mbarrier_init(&empty, 1);
+    dsm_cluster_sync();
+    if (rank == 1 && threadIdx.x == 0)
+        dsm_mbarrier_arrive_remote(dsm_mapa_shared_cluster(dsm_smem_addr(&empty), 0));
+    out[blockIdx.x * WORDS + threadIdx.x] = rank + 1u;
+    if (final_barrier)
+        dsm_cluster_sync();
+}
+DSM_KERNEL_ENTRY(arrive_then_exit, uint32_t *, int)
