@@ -38,7 +38,8 @@ else
 fi
 
 issue19="done_read_arrive done_read_arrive_fixed done_read_flag done_read_flag_fixed
-  copy_out_no_barrier copy_out_final_barrier stream_parity_zero stream_parity_round
+  copy_out_no_barrier copy_out_final_barrier arrive_unwaited arrive_final_barrier
+  stream_parity_zero stream_parity_round
   tokens_parity_zero tokens_parity_round init_relaxed_no_fence init_release_no_fence init_fence_relaxed
   pending_tx_armed_all pending_tx_armed_needed gscratch_no_barrier gscratch_barrier
   totals_one_word totals_own_words totals_atomic gpu_flag_relaxed gpu_flag_release gpu_flag_fenced

@@ -22,6 +22,7 @@ DSM_DECLARE_KERNEL(volatile_handoff);
 DSM_DECLARE_KERNEL(done_then_read_arrive);
 DSM_DECLARE_KERNEL(done_then_read_flag);
 DSM_DECLARE_KERNEL(copy_out_then_exit);
+DSM_DECLARE_KERNEL(arrive_then_exit);
 DSM_DECLARE_KERNEL(one_slot_stream);
 DSM_DECLARE_KERNEL(token_rounds);
 DSM_DECLARE_KERNEL(init_then_peer_arrive);
@@ -391,6 +392,16 @@ static int copy_out(int final_barrier)
                       "received tiles");
 }
 
+static uint32_t want_rank1(uint32_t b, uint32_t i, int flag) { (void)i; (void)flag; return b % 2 + 1u; }
+
+static int arrive_exit(int final_barrier)
+{
+    uint32_t *out = dev(TW_GRID * TW_WORDS * 4);
+    void *args[] = {&out, &final_barrier};
+    return twin_words(DSM_KERNEL(arrive_then_exit), args, out, TW_GRID, 2, TW_GRID * TW_WORDS, want_rank1, 0,
+                      "rank words");
+}
+
 static int stream(int how)
 {
     uint32_t *out = dev(TW_GRID * TW_WORDS * 4);
@@ -565,6 +576,8 @@ int main(int argc, char **argv)
     if (!strcmp(c, "done_read_flag_fixed")) return done_read(DSM_KERNEL(done_then_read_flag), 1);
     if (!strcmp(c, "copy_out_no_barrier")) return copy_out(0);
     if (!strcmp(c, "copy_out_final_barrier")) return copy_out(1);
+    if (!strcmp(c, "arrive_unwaited")) return arrive_exit(0);
+    if (!strcmp(c, "arrive_final_barrier")) return arrive_exit(1);
     if (!strcmp(c, "stream_parity_zero")) return stream(1);
     if (!strcmp(c, "stream_parity_round")) return stream(0);
     if (!strcmp(c, "tokens_parity_zero")) return tokens(1);
