@@ -325,7 +325,8 @@ float dsm_emu_atom_add_f32(uint32_t addr, float v, const char *file, int line)
     return old;
 }
 
-/* Global-memory atomics: fibers never switch inside these, so they are atomic. Each is checked first
+/* Atomics of kernel code (atomicAdd & co., on global or shared memory): fibers never switch inside these, so
+ * they are atomic. Each is checked first
  * (emu_atomic_access, plain_access.c: bounds to the byte, races with plain accesses, fences) with the
  * kernel's own code address, as a plain access is. */
 static void count_atomic(const void *p)
