@@ -11,7 +11,8 @@ GPU ?=
 ifndef JOBS
 JOBS := $(shell nproc 2>/dev/null || echo 2)
 endif
-# The time limit of one exercise's tests is the environment's GRADE_TIMEOUT (30 s when unset).
+# The time limit of one exercise's tests is the environment's GRADE_TIMEOUT (60 s when unset; the
+# emulator's watchdog gets a third of it, so a hanging kernel is reported with its line first).
 
 # cmocka from elsewhere than the system, e.g. .deb files unpacked into a folder on a GPU machine:
 # make grade GPU=1 CMOCKA_PREFIX=$HOME/cmocka (or set CMOCKA_INC and CMOCKA_LIB yourself).
@@ -23,14 +24,18 @@ CMOCKA_LIB ?= $(if $(CMOCKA_PREFIX),-L$(CMOCKA_LIBDIR) -Xlinker -rpath -Xlinker 
 include mk/runtime.mk
 -include mk/course.mk
 -include mk/gpu.mk
+# The grader's own make runs (GRADE_LIST set: one per grading, one per mutant) need only the course's
+# rules: the book's and the benchmark's would cost most of their start-up.
+ifndef GRADE_LIST
 -include mk/book.mk
 -include mk/bench.mk
+endif
 
 # ---- make test: everything CI checks (.ci/run calls it) ----
 # Each step is a target (runtime-test: mk/runtime.mk, book-test: mk/book.mk, the others: mk/course.mk);
 # a step passed when its status file exists afterwards, and was skipped when it left <step>.skipped.
 TEST_STATUS := build/test/status
-TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons skeletons-check diagnostics-check grader-test nvcc-check book-test bench-dry
+TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons mutants skeletons-check diagnostics-check grader-test nvcc-check book-test bench-dry bench-dry-exercises
 
 .PHONY: help clean test
 help:
@@ -38,10 +43,11 @@ help:
 	  "make grade  grade your exercises/ on the emulator (CH=3 or EX=ch03.fix_trap: only those; GPU=1: on a Hopper GPU)" \
 	  "make hint EX=id  show the next hint of exercise id" \
 	  "make reset EX=id  restore exercise id's skeleton (your file is saved under .backup/ first)" \
-	  "make watch  grade the exercise you edit each time you save it (Ctrl-C stops)" \
+	  "make watch  grade the exercise you edit each time you save it (EX=id: that one, graded first; Ctrl-C stops)" \
 	  "make progress  what passes so far, per chapter, and the next exercise to do" \
 	  "make check  grade solutions/: must be full marks" \
-	  "make test  everything CI checks: runtime tests, solutions pass, skeletons fail, nvcc, the book" \
+	  "make test  everything CI checks: runtime tests, solutions pass, skeletons and mutants fail, nvcc, the book" \
+	  "make mutants  the mutation suite: every tests/mutants/<id>/*.patch must lose its points (ok-*: keep them); EX=id" \
 	  "make deps  install the missing Debian packages (tools/deps.sh)" \
 	  "make runtime  build the emulator library (build/libdsm_emu.a)" \
 	  "make runtime-test  run the emulator's own tests (bug/fix kernel pairs)" \
@@ -58,6 +64,7 @@ help:
 	  "make gpu-test  solutions' tests, memcheck and racecheck on a Hopper GPU (waived without one)" \
 	  "make bench  the DSMEM-vs-global benchmark on a GPU of compute capability >= 9.0 (QUICK=1, NCU=1, SRC=exercises, FAMILY=name); without one: the dry run" \
 	  "make bench-dry  the benchmark's dry run on the emulator: every family with tiny sizes, every kernel checked" \
+	  "make bench-dry-exercises  the dry run on fresh skeletons: must fail, and carry no number of an unfinished kernel" \
 	  "make bench-commit RUN=dir  make a run folder the committed H200 reference (bench/results/bench-h200/)" \
 	  "make bench-compare A=dir B=dir  do two runs agree within 3 % on every headline number?" \
 	  $(HELP_BOOK) \

@@ -38,11 +38,12 @@ check:
 	@$(MAKE) --no-print-directory grade SRC=solutions GRADE_EXPECT=pass
 
 # Grades the exercise you edit each time you save it (Ctrl-C stops); inotifywait when installed.
+# EX=id (or CH=n): grade that exercise first and watch only it (or that chapter).
 watch:
 	@bash tools/deps.sh grade
 	@$(MAKE) --no-print-directory -s runtime $(GRADER) || { \
 	  echo "make watch: the emulator library or the grader did not build (above): a bug of DSMEM Lab, not of your code."; exit 1; }
-	@$(GRADER) watch --jobs $(JOBS) --make '$(MAKE)' --src $(SRC) --out $(call grade_out,$(SRC))
+	@$(GRADER) watch --jobs $(JOBS) --make '$(MAKE)' $(GRADE_SELECT) --src $(SRC) --out $(call grade_out,$(SRC))
 
 # What passes so far (from the earlier make grade runs), per chapter, and the next exercise.
 progress: $(GRADER)
@@ -144,3 +145,16 @@ $1: tests/support/test_support.c tests/support/test_support.h
 	@mkdir -p $$(@D)
 	$(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -c $$< -o $$@
 endef
+
+# ---- the mutation suite (tools/mutants/run.sh; docs/CONVENTIONS.md, "The mutation suite") ----
+# Every tests/mutants/<id>/<name>.patch applied to a copy of solutions/ and that one exercise graded:
+# a wrong version must lose its points, an ok-<name>.patch must keep them. EX=id: that exercise's only.
+.PHONY: mutants mutants-support
+mutants: runtime $(GRADER)
+	@bash tools/mutants/run.sh --jobs $(JOBS) --make '$(MAKE)' $(if $(EX),--exercise $(EX))
+
+# The tests/support object every mutant links, built once by the runner (GRADE_SUPPORT_OBJ=path).
+ifdef GRADE_SUPPORT_OBJ
+$(eval $(call grade_support_emu,$(GRADE_SUPPORT_OBJ)))
+mutants-support: $(GRADE_SUPPORT_OBJ)
+endif

@@ -13,7 +13,7 @@ set -euo pipefail
 what=${1:-all}
 case "$what" in
 grade) packages=(gcc make libcmocka-dev) ;;
-all) packages=(gcc g++ make libcmocka-dev pandoc weasyprint gnuplot-nox poppler-utils chromium) ;;
+all) packages=(gcc g++ make patch libcmocka-dev pandoc weasyprint gnuplot-nox poppler-utils chromium) ;;
 *) echo "usage: tools/deps.sh [grade|all]" >&2; exit 2 ;;
 esac
 

@@ -299,9 +299,14 @@ int ncu_import(bench *b, const char *ncu_csv)
 
     bench_report(b, "## Hardware counters of the seed's tile exchange (NCU=1)\n\n"
                     "Nsight Compute with `--clock-control none`, kernels `xchg_seed_dsmem` and `xchg_seed_gmem` "
-                    "(chapter 6), the median over the profiled launches (`ncu.csv` has each). Seed 000 profiled "
-                    "its own two kernels on an H100 PCIe.\n\n"
-                    "| counter | DSMEM path | global-memory path | seed 000: DSMEM | seed 000: global |\n"
+                    "(chapter 6), the median over the profiled launches (`ncu.csv` has each), profiled from this "
+                    "run's build: commit `%s` (every row of `ncu.csv` names it too). Seed 000 profiled "
+                    "its own two kernels on an H100 PCIe.\n\n", b->machine.commit);
+    if (strcmp(b->machine.commit, "unknown") == 0 || strstr(b->machine.commit, "+dirty") != NULL)
+        bench_report(b, "*The commit is `%s`: the tree had no history or local changes, so this names the measured "
+                        "code only approximately; run with `BENCH_COMMIT=<commit>` to name it.*\n\n",
+                     b->machine.commit);
+    bench_report(b, "| counter | DSMEM path | global-memory path | seed 000: DSMEM | seed 000: global |\n"
                     "|---|---:|---:|---:|---:|\n");
     static const char *const seed_gmem[3] = {"752.43 MB", "not given", "\"continuous write-back\""};
     static const char *const seed_dsmem[3] = {"139.65 MB", "not given", "\"0 bytes\""};

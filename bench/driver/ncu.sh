@@ -22,6 +22,7 @@ if ! "$bin" --list | grep -qx ch06_exchange; then
 fi
 metrics=lts__t_bytes.sum,dram__bytes_read.sum,dram__bytes_write.sum
 : > "$work/ncu.csv"
+echo "ncu: profiling commit ${BENCH_COMMIT:-$(git describe --always --dirty=+dirty --abbrev=12 2> /dev/null || echo unknown)}" >> "$log"
 for kernel in xchg_seed_dsmem xchg_seed_gmem; do
   echo "bench: ncu over $kernel (first 3 launches of a quick ch06_exchange run)"
   "$ncu" --clock-control none --metrics "$metrics" --kernel-name-base function --kernel-name "$kernel" \

@@ -157,7 +157,8 @@ static void measure_shared(bench *b, const ladder_sizes *sz, uint32_t remote, la
         for (uint32_t c = 0; good && c < ctas; ++c) {
             uint32_t want = follow(chains[remote ? (c + 1) % ctas : c], start, steps);
             if (last[c] != want) {
-                bench_fail(b, "%s: CTA %u's chase ended at %u, the CPU reference at %u", row->level, c, last[c], want);
+                bench_fail_kernel(b, "chase_shared", "%s: chase_shared: CTA %u's chase ended at %u, the CPU reference at %u",
+                                  row->level, c, last[c], want);
                 good = 0;
             }
         }
@@ -227,7 +228,8 @@ static void measure_global(bench *b, const ladder_sizes *sz, size_t bytes, int w
             break;
         pos = follow(perm, pos, steps);
         if (last != pos * LINE_WORDS) {
-            bench_fail(b, "%s: the chase ended at %u, the CPU reference at %u", row->level, last, pos * LINE_WORDS);
+            bench_fail_kernel(b, "chase_global", "%s: chase_global: the chase ended at %u, the CPU reference at %u",
+                              row->level, last, pos * LINE_WORDS);
             good = 0;
         } else if (r > 0) {
             per_load[r - 1] = (double)cycles / steps;

@@ -74,8 +74,17 @@ static void appendf(const char *fmt, ...)
 bool emu_report_pending(void) { return last_report.kind != DSM_REPORT_NONE; }
 dsm_error_t emu_report_error(void) { return last_report.error; }
 
+/* The title (first line) and kernel of the last report printed, so that a
+ * report repeated by launch after launch (a test looping over shapes) is
+ * printed once, not a dozen times; a launch without a report forgets it. */
+static char printed_title[256];
+static const void *printed_kernel;
+static bool repeat_noted;
+
 void emu_report_reset(void)
 {
+    if (last_report.kind == DSM_REPORT_NONE)
+        printed_title[0] = '\0'; /* the launch before was clean */
     report_len = 0;
     report_text[0] = '\0';
     last_report.kind = DSM_REPORT_NONE;
@@ -321,7 +330,20 @@ void emu_report_end(void)
     }
     appendf("\n");
     if (verbose) {
-        fputs(report_text, stderr);
+        size_t title = strcspn(report_text, "\n");
+        const void *kernel = emu_cur ? (const void *)emu_cur->kernel : NULL;
+        if (kernel == printed_kernel && title == strlen(printed_title) &&
+            strncmp(report_text, printed_title, title) == 0) {
+            if (!repeat_noted)
+                fprintf(stderr, "dsm-emu: the same report again%s%s (not printed again while it repeats)\n\n",
+                        emu_cur ? " for kernel " : "", emu_cur ? emu_cur->kernel->name : "");
+            repeat_noted = true;
+        } else {
+            fputs(report_text, stderr);
+            snprintf(printed_title, sizeof printed_title, "%.*s", (int)title, report_text);
+            printed_kernel = kernel;
+            repeat_noted = false;
+        }
         fflush(stderr);
     }
 }

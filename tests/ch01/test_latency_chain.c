@@ -4,6 +4,7 @@
 #include "dsm_host.h"
 #include "dsm_emu_control.h"
 #include "support/test_support.h"
+#include "support/mechanism.h"
 #include "ch01_random.h"
 
 DSM_DECLARE_KERNEL(chase_global);
@@ -33,12 +34,45 @@ static uint32_t run_chase_global(const uint32_t *next, size_t words, uint32_t st
     const uint32_t *next_arg = d_next;
     void *args[] = {&next_arg, &start, &steps, &d_last, &d_cycles};
     expect_success(dsm_launch_sync(&cfg, DSM_KERNEL(chase_global), args), "launch of chase_global");
+    if (test_on_emulator()) {
+        /* The probe's lesson: one 4-byte load per link, each waiting for the one before. */
+        dsm_emu_gmem_use u = mech_gmem(0, d_next);
+        if (u.ld_bytes != (uint64_t)steps * 4)
+            MECH_FAIL("chase_global read %" PRIu64 " bytes of the chain for %u steps: the walk must load "
+                      "every link, 4 bytes each, exactly once (%u bytes)", u.ld_bytes, steps, steps * 4);
+    }
     expect_success(dsm_memcpy_to_host(&last, d_last, sizeof last), "dsm_memcpy_to_host");
 
     dsm_free(d_next);
     dsm_free(d_last);
     dsm_free(d_cycles);
     return last;
+}
+
+/* What chase_shared must have done, from the emulator's counters: every CTA
+ * read its own chain from global memory, once (and no other CTA's), and its
+ * walk made one 4-byte load per step from shared memory: from a peer's
+ * (DSMEM) when remote, from its own otherwise. */
+static void check_chase_mechanism(const uint32_t *d_next, uint32_t n, uint32_t ctas, uint32_t cluster,
+                                  uint32_t steps, uint32_t remote)
+{
+    for (uint32_t b = 0; b < ctas; ++b) {
+        size_t chain = (size_t)b * n * sizeof(uint32_t);
+        mech_reads_only(b, d_next, "the chains (next)", chain, chain + (size_t)n * sizeof(uint32_t));
+        dsm_emu_counts c = mech_counts(b);
+        dsm_emu_gmem_use u = mech_gmem(b, d_next);
+        if (u.ld_bytes > (uint64_t)n * sizeof(uint32_t))
+            MECH_FAIL("CTA %u read %" PRIu64 " bytes of its %u-word chain from global memory: copy it to shared "
+                      "memory once, and walk the copy", b, u.ld_bytes, n);
+        if (remote && c.dsmem_ld_ops != steps)
+            MECH_FAIL("CTA %u (rank %u of a cluster of %u) made %" PRIu64 " loads from a peer's shared memory "
+                      "for a walk of %u steps: every step must be one load from the next CTA's copy (DSMEM)",
+                      b, b % cluster, cluster, c.dsmem_ld_ops, steps);
+        if (!remote && (c.dsmem_ld_ops != 0 || c.smem_ld_ops < steps))
+            MECH_FAIL("CTA %u walking its own copy made %" PRIu64 " loads from its shared memory and %" PRIu64
+                      " from peers' for %u steps: every step must be one load from its own copy",
+                      b, c.smem_ld_ops, c.dsmem_ld_ops, steps);
+    }
 }
 
 /* Launches chase_shared on `ctas` chains of n words (chains[b * n ...] for
@@ -61,6 +95,8 @@ static dsm_error_t run_chase_shared(const uint32_t *chains, uint32_t n, uint32_t
     const uint32_t *next_arg = d_next;
     void *args[] = {&next_arg, &n, &start, &steps, &remote, &d_last, &d_cycles};
     dsm_error_t err = dsm_launch_sync(&cfg, DSM_KERNEL(chase_shared), args);
+    if (err == dsmSuccess && test_on_emulator())
+        check_chase_mechanism(d_next, n, ctas, cluster, steps, remote);
     if (err == dsmSuccess)
         expect_success(dsm_memcpy_to_host(last, d_last, ctas * sizeof *last), "dsm_memcpy_to_host");
 
@@ -146,9 +182,9 @@ static void test_latency_chain_local_shared_matches_the_cpu_reference(void **sta
 {
     (void)state;
     uint32_t n = ch01_range(64, 4096);
-    uint32_t cluster = 1u << ch01_range(0, 2); /* 1, 2 or 4 */
-    uint32_t ctas = cluster * ch01_range(1, 2);
-    uint32_t threads = 32 * ch01_range(1, 3);
+    uint32_t cluster = ch01_range(1, 8);  /* any portable cluster size */
+    uint32_t ctas = cluster * ch01_range(1, 3);
+    uint32_t threads = ch01_range(1, 256);
     uint32_t start = ch01_range(0, n - 1);
     uint32_t steps = ch01_range(1, 3 * n);
     uint32_t *chains = random_chains(n, ctas);
@@ -168,9 +204,9 @@ static void test_latency_chain_dsmem_follows_the_next_ctas_chain(void **state)
 {
     (void)state;
     uint32_t n = ch01_range(64, 4096);
-    uint32_t cluster = 2u << ch01_range(0, 1); /* 2 or 4 */
-    uint32_t ctas = cluster * ch01_range(1, 2);
-    uint32_t threads = 32 * ch01_range(1, 3);
+    uint32_t cluster = ch01_range(2, 8);  /* any portable cluster with a peer */
+    uint32_t ctas = cluster * ch01_range(1, 3);
+    uint32_t threads = ch01_range(1, 256);
     uint32_t start = ch01_range(0, n - 1);
     uint32_t steps = ch01_range(1, 3 * n);
     uint32_t *chains = random_chains(n, ctas);

@@ -51,6 +51,20 @@ static void test_traffic_model_counts_the_deep_dives_run_past_4_gib_exactly(void
     CH01_EXPECT_U64(traffic_dsmem_l2_bytes(&t), 456, "DSMEM-path L2 bytes of the deep dive's run");
 }
 
+/* One CTA alone can pass 2^32 bytes: no partial product may stay in 32 bits. */
+static void test_traffic_model_counts_one_ctas_traffic_past_4_gib_exactly(void **state)
+{
+    (void)state;
+    for (int trial = 0; trial < 10; ++trial) {
+        /* at least 20000 x 116224 x 2 = 4.6e9 bytes */
+        tile_exchange t = {1, 1, ch01_range(20000, 100000), 16u * ch01_range(14528 / 2, 14528), 4u * ch01_range(1, 64)};
+        uint64_t want = (uint64_t)t.iterations * t.tile_bytes * 2 + t.verify_bytes_per_cta;
+        CH01_EXPECT_U64(traffic_global_l2_bytes(&t), want,
+                        "global-path L2 bytes of one CTA, %u iterations x %u-byte tiles (past 2^32: overflow in 32 bits?)",
+                        t.iterations, t.tile_bytes);
+    }
+}
+
 static void test_traffic_model_exchange_bandwidth_follows_the_deep_dives_formula(void **state)
 {
     (void)state;
@@ -75,6 +89,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_traffic_model_global_path_stores_and_loads_every_tile_every_iteration),
     cmocka_unit_test(test_traffic_model_dsmem_path_sends_only_the_verify_bytes_through_l2),
     cmocka_unit_test(test_traffic_model_counts_the_deep_dives_run_past_4_gib_exactly),
+    cmocka_unit_test(test_traffic_model_counts_one_ctas_traffic_past_4_gib_exactly),
     cmocka_unit_test(test_traffic_model_exchange_bandwidth_follows_the_deep_dives_formula),
 };
 

@@ -71,7 +71,8 @@ static void check_on_device(dsm_dim3 cluster, dsm_dim3 per_dim)
     void *args[] = {&ranks, &hw, &next};
     dsm_error_t err = dsm_launch_sync(&cfg, DSM_KERNEL(linear_rank_check), args);
     if (err != dsmSuccess)
-        fail_msg("dsm_launch_sync returned %s (%s)", dsm_error_name(err), dsm_error_string(err));
+        fail_msg("clusters of (%u,%u,%u): dsm_launch_sync returned %s (%s) (repeat with DSM_SEED=%u)", cluster.x,
+                 cluster.y, cluster.z, dsm_error_name(err), dsm_error_string(err), (unsigned)test_seed());
     if (test_on_emulator())
         assert_string_equal(dsm_report_kind_name(dsm_emu_last_report()->kind), "none");
 
@@ -91,18 +92,41 @@ static void check_on_device(dsm_dim3 cluster, dsm_dim3 per_dim)
     free(host_next);
 }
 
+/* A random cluster shape of at most 8 CTAs (the portable limit) with at
+ * least 2 CTAs along y (so that "one step in y" is another CTA), and at least
+ * 2 along z when three_d. */
+static dsm_dim3 random_cluster(int three_d)
+{
+    for (;;) {
+        dsm_dim3 c = DSM_DIM3(1 + test_random_below(8), 2 + test_random_below(3),
+                              three_d ? 2 + test_random_below(3) : 1);
+        if (c.x * c.y * c.z <= 8)
+            return c;
+    }
+}
+
+/* A few clusters in each dimension, at most 4 in all. */
+static dsm_dim3 random_grid_of_clusters(void)
+{
+    for (;;) {
+        dsm_dim3 g = DSM_DIM3(1 + test_random_below(3), 1 + test_random_below(2), 1 + test_random_below(2));
+        if (g.x * g.y * g.z <= 4)
+            return g;
+    }
+}
+
 static void test_linear_rank_equals_cluster_ctarank_in_2d_clusters(void **state)
 {
     (void)state;
-    check_on_device(DSM_DIM3(2, 2, 1), DSM_DIM3(1 + test_random_below(3), 1 + test_random_below(2), 1));
-    check_on_device(DSM_DIM3(4, 2, 1), DSM_DIM3(1 + test_random_below(2), 1 + test_random_below(2), 1));
+    for (int trial = 0; trial < 4; ++trial)
+        check_on_device(random_cluster(0), random_grid_of_clusters());
 }
 
 static void test_linear_rank_equals_cluster_ctarank_in_3d_clusters(void **state)
 {
     (void)state;
-    check_on_device(DSM_DIM3(2, 2, 2), DSM_DIM3(1 + test_random_below(2), 1, 1 + test_random_below(2)));
-    check_on_device(DSM_DIM3(1, 2, 4), DSM_DIM3(2, 1 + test_random_below(2), 1));
+    for (int trial = 0; trial < 4; ++trial)
+        check_on_device(random_cluster(1), random_grid_of_clusters());
 }
 
 static const struct CMUnitTest tests[] = {

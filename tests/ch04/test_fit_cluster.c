@@ -170,6 +170,33 @@ static void test_fit_cluster_plan_says_when_nothing_fits(void **state)
     assert_string_equal(dsm_error_name(err), dsm_error_name(dsmErrorInvalidValue));
 }
 
+/* A launcher that does not wait returns before the kernel's own error: run
+ * the kernel on more words than the plan gave it room for (its CTAs write
+ * past their shared memory) and expect that error back from
+ * fit_cluster_launch, with nothing left for a later synchronize. Emulator
+ * only: on a GPU such an error would end the process's context. */
+static void test_fit_cluster_launch_waits_for_the_kernel_and_returns_its_error(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    size_t bytes = 16 * KB + 16 * (size_t)test_random_below(1024);
+    uint32_t words = (uint32_t)(8 * bytes / 4);     /* eight times the working set planned for */
+    uint32_t *out;
+    assert_int_equal(dsm_malloc((void **)&out, sizeof(uint32_t) * words), dsmSuccess);
+    cluster_plan plan = {0, 0, 0};
+    void *args[] = {&out, &words};
+    dsm_emu_set_verbose(0);    /* the report is expected: do not print it */
+    dsm_error_t err = fit_cluster_launch(DSM_KERNEL(fit_cluster_fill), args, 128, bytes, 1, &plan);
+    dsm_error_t later = dsm_device_synchronize();
+    dsm_emu_set_verbose(1);
+    if (err == dsmSuccess)
+        fail_msg("fit_cluster_launch returned cudaSuccess for a kernel that failed (%s came only from a later "
+                 "synchronize): it must wait for the kernel and return its error", dsm_error_name(later));
+    assert_int_equal(later, dsmSuccess);
+    dsm_free(out);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_fit_cluster_plan_matches_the_device_model_on_every_modelled_gpu),
     cmocka_unit_test(test_fit_cluster_plan_agrees_with_the_occupancy_api_and_prefers_more_resident_clusters),
@@ -177,6 +204,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_fit_cluster_launch_spreads_a_working_set_too_big_for_one_cta),
     cmocka_unit_test(test_fit_cluster_launch_uses_non_portable_clusters_when_they_fit_best),
     cmocka_unit_test(test_fit_cluster_plan_says_when_nothing_fits),
+    cmocka_unit_test(test_fit_cluster_launch_waits_for_the_kernel_and_returns_its_error),
 };
 
 DSM_TEST_MAIN(tests)

@@ -199,8 +199,23 @@ static void test_occupancy_rounds_shared_memory_and_adds_the_reserved_kilobyte(v
     /* A third of an SM is 77824 B. 76800 B + the reserved 1 KB is exactly that: 3 per SM. */
     kernel_shape k = {1, 32, 0, 76800, 0, 227 * KB, 0};
     expect(&gpu, "H200", &k, dsmSuccess, 3 * 132);
-    k.dynamic_smem = 76801;      /* 77825 B, allocated as 77952 (128 B units): only 2 fit, though 3 x 76801 < 228 KB */
+    k.dynamic_smem = 76801;      /* 77825 B, allocated as 77952 (128 B units): only 2 fit */
     expect(&gpu, "H200", &k, dsmSuccess, 2 * 132);
+    /* The rounding alone decides here: 45600 B + 1 KB = 46624 B would fit 5 times in
+     * 228 KB (233120 B), but allocated as 46720 B (128 B units) only 4 times. */
+    k.dynamic_smem = 45600;
+    expect(&gpu, "H200", &k, dsmSuccess, 4 * 132);   /* 528; without the rounding 660 */
+    /* And without the reserved kilobyte 45600 B (45696 B rounded) would fit 5 times too. */
+    for (int i = 0; i < 20; ++i) {   /* random sizes where the rounding changes the count */
+        size_t per = 2 + test_random_below(7);                     /* 2..8 CTAs per SM */
+        size_t alloc = gpu.smem_per_sm / per;                      /* the most one of per CTAs may take */
+        alloc -= alloc % 128;                                      /* a multiple of 128 B that fits per times */
+        size_t dynamic = alloc + 1 - 1024;                         /* one byte more: rounds up to alloc + 128 */
+        if ((alloc + 128) * per <= gpu.smem_per_sm || (alloc + 1) * per > gpu.smem_per_sm)
+            continue;                                              /* the rounding does not decide this size */
+        k.dynamic_smem = dynamic;
+        expect(&gpu, "H200", &k, dsmSuccess, (int)(per - 1) * 132);
+    }
 }
 
 static void test_occupancy_registers_limit_by_whole_warps_per_sub_partition(void **state)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh: tests of the grader (grading, hints by failure kind, progress, watch), the skeleton tools, the chapters' no-solution check and tests/support on the fixture course in tests/grader/ (make grader-test).
+# run.sh: tests of the grader (grading, hints by failure kind, progress, watch), the mutation runner, the skeleton tools, the chapters' no-solution check and tests/support on the fixture course in tests/grader/ (make grader-test).
 #
 # usage: tests/grader/run.sh [GRADER]   (from the repository root; GRADER defaults to build/tools/grade)
 set -uo pipefail
@@ -74,7 +74,7 @@ expect "a crash: its hint.crash" block "$out" ch02.crashes "hint: A crash: which
 expect "a hang: stopped at the time limit" block "$out" ch02.hangs "did not finish in 2 s: an infinite loop or a deadlock?"
 expect "a hang: the test that was running" block "$out" ch02.hangs "(test_hangs_wait_returns was running)"
 expect "a hang: its hint.timeout" block "$out" ch02.hangs "hint: Out of time: which loop never ends?"
-expect "a hang costs only the time limit (run took ${seconds} s)" test "$seconds" -lt 30
+expect "a hang costs only the time limit (run took ${seconds} s; a loaded machine is slow)" test "$seconds" -lt 90
 expect "an emulator report: its first line" block "$out" ch02.emu_report "dsm-emu: error: lifetime trap"
 expect "an emulator report: its block up to the blank line" block "$out" ch02.emu_report "where     emu_report.c:7"
 expect "an emulator report: the test's own message" block "$out" ch02.emu_report "ERROR: launch returned 719"
@@ -88,10 +88,10 @@ expect "a missing file is named" block "$out" ch02.missing "missing file: $fixtu
 expect "exit(0) before the tests finished is not a pass" grep -qE '^  FAIL +0/5 +ch02\.exits_early ' "$out"
 expect "exit(0) before the tests finished: said so" block "$out" ch02.exits_early "before its tests finished (in test_exits_early_finish_returns_1)"
 expect "a failing run: one next step, the first failure" test "$(grep -c 'Next: ' "$out")" = 1
-expect "a failing run: the course line says where the course stands" grep -qx 'Course: 1 of 9 exercises pass, 10/135 points.' "$out"
+expect "a failing run: the course line says where the course stands" grep -qx 'Course: 1 of 10 exercises pass, 10/140 points.' "$out"
 expect "score per chapter: ch01" contains "$out" "Score ch01: 10/35"
 expect "score per chapter: ch02" contains "$out" "Score ch02: 0/100"
-expect "total score" grep -qx 'Score: 10/135' "$out"
+expect "total score" grep -qx 'Score: 10/140' "$out"
 expect "results.json: total" grep -q '"score": 10,' "$json"
 expect "results.json: pass" exercise_json "$json" ch01.passes '"status": "pass", "outcome": "pass", "points": 10'
 expect "results.json: assertion" exercise_json "$json" ch01.fails_assertion '"outcome": "assertion"'
@@ -101,6 +101,16 @@ expect "results.json: timeout" exercise_json "$json" ch02.hangs '"outcome": "tim
 expect "results.json: emulator" exercise_json "$json" ch02.emu_report '"outcome": "emulator"'
 expect "results.json: missing" exercise_json "$json" ch02.missing '"outcome": "missing"'
 expect "results.json: exit before the end" exercise_json "$json" ch02.exits_early '"outcome": "failed"'
+expect "a hang in every test: the emulator's watchdog report, not the grader's limit" \
+    block "$out" ch03.watchdog "dsm-emu: error: the kernel ran past the time limit"
+expect "a hang in every test: not \"did not finish\"" bash -c "! grep -A3 'ch03.watchdog' $out | grep -q 'did not finish'"
+expect "a hang in every test: the run stops at the first failed test" \
+    bash -c "grep -q test_watchdog_first $work/all/logs/ch03.watchdog.log && ! grep -q test_watchdog_second $work/all/logs/ch03.watchdog.log"
+expect "a hang: its hint.timeout" block "$out" ch03.watchdog "hint: The emulator stopped a kernel that ran too long"
+expect "a long message is cut after a whole field, not inside one" \
+    grep -qE ' field [0-9]+ = [0-9]+ \.\.\. \(the whole line is in the log\)$' "$out"
+expect "a long message: more than 200 characters shown" bash -c "grep -q 'field 20 = 1020, ' $out"
+expect "exit(0) after a test passed, before the others finished: not a pass" grep -qE '^  FAIL +0/5 +ch02\.exits_early ' "$out"
 expect "the test's output is in its log" contains "$work/all/logs/ch01.fails_assertion.log" "[ RUN      ] test_fails_assertion_doubles_every_element"
 # A killed process can take a moment to disappear on a loaded machine: look again for up to 5 s.
 gone() { for _ in $(seq 50); do pgrep -f "$1" > /dev/null || return 0; sleep 0.1; done; return 1; }
@@ -112,7 +122,7 @@ expect "EX selects one exercise" grep -qx 'Score: 10/10' "$work/one.txt"
 expect "EX: a pass of one exercise does not claim that every exercise passes" lacks "$work/one.txt" "Every exercise"
 expect "EX: says the graded exercise passes" contains "$work/one.txt" "The exercise graded here passes."
 expect "EX: a progress line for the whole course, with the next exercise" \
-    contains "$work/one.txt" "Course: 1 of 9 exercises pass, 10/135 points. Next: ch01.fails_assertion"
+    contains "$work/one.txt" "Course: 1 of 10 exercises pass, 10/140 points. Next: ch01.fails_assertion"
 run_grader chapter --chapter 2
 expect "CH selects one chapter" grep -qx 'Score: 0/100' "$work/chapter.txt"
 expect "CH leaves other chapters out" bash -c "! grep -qE '^  (PASS|FAIL) .* ch01\.' $work/chapter.txt"
@@ -152,7 +162,15 @@ expect "progress: each exercise's state" grep -qE '^ +fail +ch02\.crashes$' "$wo
 expect "progress: the next exercise, failing" contains "$work/progress.txt" "Next: ch01.fails_assertion ($fixture/src/ch01/fails_assertion.c, fails)"
 "$grader" progress --course "$fixture/course" --src "$fixture/src" --out "$work/fresh" > "$work/progress0.txt" 2>&1
 expect "progress: before any grading nothing passes, the first exercise is next" \
-    contains "$work/progress0.txt" "Course: 0 of 9 exercises pass, 0/135 points. Next: ch01.passes ($fixture/src/ch01/passes.c, not graded yet)"
+    contains "$work/progress0.txt" "Course: 0 of 10 exercises pass, 0/140 points. Next: ch01.passes ($fixture/src/ch01/passes.c, not graded yet)"
+mkdir -p "$work/ahead" && printf 'ch01.fails_assertion pass 20 none\n' > "$work/ahead/progress"
+"$grader" progress --course "$fixture/course" --src "$fixture/src" --out "$work/ahead" > "$work/ahead.txt" 2>&1
+expect "progress: after skipping ahead, next is the one after the furthest pass (not the first)" \
+    contains "$work/ahead.txt" "Next: ch01.no_compile ($fixture/src/ch01/no_compile.c, not graded yet)"
+printf 'ch01.fails_assertion pass 20 none\nch03.watchdog pass 5 none\nch01.passes fail 0 wrong\n' > "$work/ahead/progress"
+"$grader" progress --course "$fixture/course" --src "$fixture/src" --out "$work/ahead" > "$work/ahead2.txt" 2>&1
+expect "progress: past the last exercise, next wraps to the first one left behind" \
+    contains "$work/ahead2.txt" "Next: ch01.passes ($fixture/src/ch01/passes.c, fails)"
 mkdir -p "$work/keep" && cp "$work/all/progress" "$work/keep/progress"
 "$grader" --course "$fixture/course" --src "$fixture/src" --build "$work/build" --out "$work/keep" --timeout 2 \
     --make-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' --exercise ch01.passes > "$work/keep.txt" 2>&1
@@ -175,6 +193,46 @@ expect "watch: first grades the next exercise to do" contains "$work/watch.txt" 
 expect "watch: grades the exercise whose file was saved" contains "$work/watch.txt" "== ch01.passes: $work/watched/ch01/passes.c changed =="
 expect "watch: that grading ran the saved exercise" grep -qE '^  PASS +10/10 +ch01\.passes ' "$work/watch.txt"
 expect "watch: stops after --watch-runs gradings" test "$(grep -c '^Score: ' "$work/watch.txt")" = 2
+
+echo "mutation suite (tools/mutants/run.sh):"
+mutants() { # OUT_NAME ARGS...: the runner on the fixture's mutants; output in $work/OUT_NAME.txt, status in .rc
+    local name=$1
+    shift
+    bash tools/mutants/run.sh --grader "$grader" --mutants "$fixture/mutants" --solutions "$fixture/solutions" \
+        --out "$work/$name" --timeout 2 --grader-arg --course --grader-arg "$fixture/course" \
+        --grader-arg --make-arg --grader-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' "$@" > "$work/$name.txt" 2>&1
+    echo $? > "$work/$name.rc"
+}
+mutants mut
+m=$work/mut.txt
+expect "mutants: a wrong version that loses its points is ok" grep -q '^ok      ch01.passes/adds-one: loses its points (assertion)' "$m"
+expect "mutants: a correct alternative that keeps them is ok" grep -q '^ok      ch01.passes/ok-backwards: keeps full points' "$m"
+expect "mutants: a wrong version that keeps its points fails, named" grep -q "^FAILED  $fixture/mutants/ch01.passes/survives.patch: keeps full points" "$m"
+expect "mutants: ... with its reason line" contains "$m" "reason: (fixture) claims to be wrong but multiplies"
+expect "mutants: an ok- version that loses points fails, with why" grep -q "ok-broken.patch: loses points, yet it is a correct design: test_passes_scales_every_element failed" "$m"
+expect "mutants: a patch that does not apply fails" grep -q "stale.patch: does not apply to $fixture/solutions/ (without fuzz): Hunk #1 FAILED" "$m"
+expect "mutants: a patch without its reason line fails" grep -q 'no-reason.patch: its first line must be "# ' "$m"
+expect "mutants: a mutant that does not compile fails" grep -q "no-compile.patch: does not compile" "$m"
+expect "mutants: the step fails, counting the bad patches" grep -q '^mutants: FAILED: 5 of 7 patches' "$m"
+expect "mutants: status 1" test "$(cat "$work/mut.rc")" = 1
+expect "mutants: the solutions are untouched" contains "$fixture/solutions/ch01/passes.c" "out[i] = factor * in[i];"
+mkdir -p "$work/mut-good/ch01.passes" && cp "$fixture/mutants/ch01.passes/adds-one.patch" "$fixture/mutants/ch01.passes/ok-backwards.patch" "$work/mut-good/ch01.passes/"
+bash tools/mutants/run.sh --grader "$grader" --mutants "$work/mut-good" --solutions "$fixture/solutions" \
+    --out "$work/mut2" --timeout 2 --grader-arg --course --grader-arg "$fixture/course" \
+    --grader-arg --make-arg --grader-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' > "$work/mut2.txt" 2>&1
+echo $? > "$work/mut2.rc"
+expect "mutants: all behave: status 0 and a count" \
+    bash -c "test \"\$(cat $work/mut2.rc)\" = 0 && grep -q '^mutants: OK: 1 wrong versions lose their points, 1 correct alternatives keep them' $work/mut2.txt"
+mutants mut-one --exercise ch01.fails_assertion
+expect "mutants: --exercise with no patches says so and fails" \
+    bash -c "test \"\$(cat $work/mut-one.rc)\" = 1 && grep -q 'no patches under' $work/mut-one.txt"
+
+rm -rf "$work/watch-ex" && mkdir -p "$work/watch-ex" && cp "$work/all/progress" "$work/watch-ex/progress"
+"$grader" watch --course "$fixture/course" --src "$work/watched" --build "$work/build-watch" --out "$work/watch-ex" \
+    --timeout 2 --make-arg 'GRADE_HOST_LDLIBS=-lcmocka -lm' --exercise ch01.passes --watch-runs 1 > "$work/watch-ex.txt" 2>&1
+expect "watch EX=id: grades that exercise first" contains "$work/watch-ex.txt" "== ch01.passes: the exercise chosen =="
+expect "watch EX=id: and not the course's next one" lacks "$work/watch-ex.txt" "== ch01.fails_assertion"
+expect "watch EX=id: that grading ran it" grep -qE '^  PASS +10/10 +ch01\.passes ' "$work/watch-ex.txt"
 
 echo "chapters-check:"
 mkdir -p "$work/chapters"

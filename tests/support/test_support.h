@@ -57,8 +57,10 @@ void test_assert_u32_array_equal(const uint32_t *expected, const uint32_t *actua
 
 /* Runs the cmocka tests in tests[0..count): only the one named argv[1] when
  * given (a cmocka filter: * and ? match anything), all of them otherwise;
- * `--list` prints their names. Prints the seed first. Returns main's status:
- * 0 when every test ran passed, 2 when argv[1] names no test. */
+ * `--list` prints their names. Prints the seed first. With DSM_TEST_FAIL_FAST
+ * set (not "0"; the grader sets it), stops after the first failed test.
+ * Returns main's status: 0 when every test ran passed, 2 when argv[1] names
+ * no test. */
 int test_main(int argc, char **argv, const struct CMUnitTest *tests, size_t count,
               const char *group_name);
 

@@ -16,7 +16,7 @@
 #define MAX_MESSAGE_LINES 8
 #define MAX_REPORT_LINES 60 /* room for the per-CTA timeline of lifetime and race reports */
 #define MAX_TAIL_LINES 6
-#define MAX_LINE_CHARS 200
+#define MAX_LINE_CHARS 600 /* a longer line is cut at a field boundary */
 
 static const char CMOCKA_RUN[] = "[ RUN      ] ";
 static const char CMOCKA_DONE[] = "[==========] ";
@@ -63,12 +63,27 @@ static void free_lines(lines *l)
     free(l->line);
 }
 
-/* Adds one line to the detail, shortened when very long. */
+/* Where to cut a line longer than MAX_LINE_CHARS: after the last field
+ * (", ", "; " or ": ") that ends before the limit, else after the last word;
+ * a summary cut inside a field would show half a name or half a number. */
+static size_t cut_at(const char *s)
+{
+    size_t word = 0;
+    for (size_t i = MAX_LINE_CHARS; i > 0; --i) {
+        if (s[i] == ' ' && (s[i - 1] == ',' || s[i - 1] == ';' || s[i - 1] == ':'))
+            return i - 1;
+        if (s[i] == ' ' && word == 0)
+            word = i;
+    }
+    return word > 0 ? word : MAX_LINE_CHARS;
+}
+
+/* Adds one line to the detail, whole unless very long. */
 static void add_line(strbuf *d, const char *prefix, const char *s)
 {
     size_t n = strlen(s);
     if (n > MAX_LINE_CHARS)
-        sb_printf(d, "%s%.*s ...\n", prefix, MAX_LINE_CHARS, s);
+        sb_printf(d, "%s%.*s ... (the whole line is in the log)\n", prefix, (int)cut_at(s), s);
     else
         sb_printf(d, "%s%s\n", prefix, s);
 }
@@ -339,7 +354,7 @@ static failure_kind report_kind(const char *first)
         {"poison", KIND_UNPUBLISHED},  {"before the bulk copy", KIND_UNPUBLISHED},
         {"race", KIND_RACE},           {"overwrite", KIND_RACE},      {"depend on the schedule", KIND_RACE},
         {"deadlock", KIND_DEADLOCK},   {"divergence", KIND_DEADLOCK}, {"arrive", KIND_DEADLOCK},
-        {"too long", KIND_TIMEOUT},
+        {"too long", KIND_TIMEOUT},    {"past the time limit", KIND_TIMEOUT},
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)
         if (strstr(first, words[i].word) != NULL)
@@ -383,7 +398,7 @@ static void diagnose_run(const options *o, result *r)
         r->reason = xasprintf("crashed: %s (%s)%s%s", signal_name(sig), signal_meaning(sig),
                               f.running ? " in " : "", f.running ? f.running : "");
         add_line(d, "", r->reason);
-    } else if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && f.finished) {
+    } else if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && f.finished && f.running == NULL) {
         r->outcome = OUTCOME_PASS;
         r->reason = xstrdup("passed");
     } else if (status >= 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {

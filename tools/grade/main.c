@@ -30,7 +30,7 @@ static const char USAGE[] =
     "  --chapter LIST    only these chapters: 3 or 03 or ch03, comma separated\n"
     "  --exercise LIST   only these exercise ids, comma separated\n"
     "  --backend NAME    emu (the CPU emulator) or gpu (nvcc and a Hopper GPU)\n"
-    "  --timeout SEC     time limit per test binary ($GRADE_TIMEOUT or 30)\n"
+    "  --timeout SEC     time limit per test binary ($GRADE_TIMEOUT or 60)\n"
     "  --jobs N          builds and tests at a time (the number of CPUs)\n"
     "  --make CMD        the make program (make)\n"
     "  --make-arg ARG    pass ARG (VAR=value) to make; repeatable\n"
@@ -66,7 +66,7 @@ static command_line parse(int argc, char **argv)
     command_line c = {
         .o = {.course_dir = "course", .src_dir = "exercises", .out_dir = "build/grade",
               .backend = "emu", .make = "make",
-              .timeout = timeout && *timeout ? positive_number("GRADE_TIMEOUT", timeout) : 30,
+              .timeout = timeout && *timeout ? positive_number("GRADE_TIMEOUT", timeout) : 60,
               .jobs = cpus > 0 ? (int)cpus : 2},
         .reset = {.solutions_dir = "solutions", .skeleton_awk = "tools/skeleton/skeleton.awk",
                   .backup_dir = ".backup"},
@@ -168,6 +168,23 @@ static int check_expectation(const options *o, const result *r, size_t n)
     return bad ? 1 : 0;
 }
 
+/* The environment of the test binaries. A kernel that never ends must be
+ * caught by the emulator's watchdog, whose report names its line, and not by
+ * this grader's limit, which can only say "did not finish": the watchdog gets
+ * a third of the limit (unless DSM_EMU_TIMEOUT is set), and a binary stops at
+ * its first failed test (DSM_TEST_FAIL_FAST, tests/support), so one hang costs
+ * one watchdog period and nothing after it runs into the limit. */
+static void test_environment(const options *o)
+{
+    char seconds[32];
+    int watchdog = (int)(o->timeout / 3);
+    snprintf(seconds, sizeof seconds, "%d", watchdog > 0 ? watchdog : 1);
+    const char *set = getenv("DSM_EMU_TIMEOUT");
+    if (set == NULL || *set == '\0')
+        setenv("DSM_EMU_TIMEOUT", seconds, 1);
+    setenv("DSM_TEST_FAIL_FAST", "1", 0);
+}
+
 static int grade(const options *o, course *c, const course *full)
 {
     size_t n = c->count;
@@ -189,6 +206,7 @@ static int grade(const options *o, course *c, const course *full)
         double seconds = build_all(o, r, n);
         printf(" %.1f s\n", seconds);
         printer p = {o, r, n, finished, 0, id_width};
+        test_environment(o);
         run_all(o, r, n, on_done, &p);
     }
     report_scores(r, n);
@@ -223,10 +241,10 @@ int main(int argc, char **argv)
         return reset_command(&crs, c.id, &c.reset);
     if (c.verb != NULL && strcmp(c.verb, "progress") == 0)
         return progress_command(&crs, c.o.out_dir, c.o.src_dir);
-    if (c.verb != NULL)
-        return watch_command(&crs, argc, argv, c.o.src_dir, c.o.out_dir, c.watch_runs);
     course full;
     course_load(c.o.course_dir, &full);
     course_select(&crs, c.o.chapters, c.o.ids);
+    if (c.verb != NULL)
+        return watch_command(&full, &crs, argc, argv, c.o.src_dir, c.o.out_dir, c.watch_runs);
     return grade(&c.o, &crs, &full);
 }

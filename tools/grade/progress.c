@@ -101,6 +101,7 @@ progress progress_load(const course *full, const char *out_dir)
 {
     records rs = read_records(out_dir);
     progress p = {.total = full->count};
+    size_t furthest = 0; /* one past the last exercise, in course order, that passes */
     for (size_t i = 0; i < full->count; ++i) {
         const exercise *e = &full->items[i];
         record *rec = find_record(&rs, e->id);
@@ -109,8 +110,17 @@ progress progress_load(const course *full, const char *out_dir)
         if (rec != NULL && rec->pass) {
             ++p.passed;
             p.points += e->points;
-        } else if (p.next == NULL) {
-            p.next = e;
+            furthest = i + 1;
+        }
+    }
+    /* Next: the first exercise after the furthest one that passes, so that a
+     * learner who skipped ahead goes on from there (not back to the first
+     * exercise of the course); past the end, the first one left behind. */
+    for (size_t k = 0; k < full->count && p.next == NULL; ++k) {
+        size_t i = (furthest + k) % full->count;
+        const record *rec = find_record(&rs, full->items[i].id);
+        if (rec == NULL || !rec->pass) {
+            p.next = &full->items[i];
             p.next_graded = rec != NULL;
         }
     }

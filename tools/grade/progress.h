@@ -19,7 +19,8 @@ failure_kind progress_last_kind(const char *out_dir, const char *id);
 typedef struct progress {
     size_t passed, graded, total;  /* exercises */
     int points, max;               /* points of the passed ones, of all */
-    const exercise *next;          /* the first exercise in course order that does not pass, or NULL */
+    const exercise *next;          /* the first exercise that does not pass after the furthest one
+                                    * that passes (course order, wrapping around), or NULL */
     bool next_graded;              /* whether next failed a run (false: not graded yet) */
 } progress;
 

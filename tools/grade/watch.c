@@ -104,20 +104,33 @@ static void grade_one(int argc, char **argv, const char *id)
     free(args);
 }
 
-int watch_command(const course *c, int argc, char **argv, const char *src_dir, const char *out_dir,
-                  int max_runs)
+/* The exercise to grade first: with a selection (EX, CH), its first exercise
+ * that does not pass yet (else its first); without, the course's next one. */
+static const exercise *first_to_grade(const course *full, const course *c, const char *out_dir)
+{
+    if (c->count == full->count)
+        return progress_load(full, out_dir).next;
+    course selected = *c;
+    progress p = progress_load(&selected, out_dir);
+    return p.next != NULL ? p.next : c->count > 0 ? &c->items[0] : NULL;
+}
+
+int watch_command(const course *full, const course *c, int argc, char **argv, const char *src_dir,
+                  const char *out_dir, int max_runs)
 {
     bool inotify = in_path("inotifywait");
     uint64_t *seen = xmalloc((c->count ? c->count : 1) * sizeof *seen);
     for (size_t i = 0; i < c->count; ++i)
         seen[i] = fingerprint(&c->items[i], src_dir);
-    printf("Watching %s/ (%s): save an exercise's file and it is graded again. Ctrl-C stops.\n", src_dir,
+    printf("Watching %s/%s (%s): save an exercise's file and it is graded again. Ctrl-C stops.\n", src_dir,
+           c->count == full->count ? "" : c->count == 1 ? c->items[0].file : " (the exercises chosen)",
            inotify ? "inotifywait" : "checking twice a second; inotify-tools would wake up at once");
     int runs = 0;
-    progress p = progress_load(c, out_dir);
-    if (p.next != NULL) {
-        printf("\n== %s: the next exercise to do ==\n", p.next->id);
-        grade_one(argc, argv, p.next->id);
+    const exercise *first = first_to_grade(full, c, out_dir);
+    if (first != NULL) {
+        printf("\n== %s: %s ==\n", first->id,
+               c->count == full->count ? "the next exercise to do" : "the exercise chosen");
+        grade_one(argc, argv, first->id);
         ++runs;
     } else {
         printf("Every exercise of the course passes; waiting for changes.\n");
