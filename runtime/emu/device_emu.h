@@ -181,8 +181,10 @@ static inline float dsm__atom_f32(uint32_t a, float v, const char *f, int l) { f
 #define dsm_red_add_shared_cluster_u32(a, v) ((void)dsm__atom(DSM_EMU_ATOM_ADD, (a), (v), 0, DSM__HERE))
 
 #define __syncthreads() DSM__SYNC_CALL(dsm_emu_syncthreads(DSM__HERE))
-void dsm_emu_fence_gpu(const char *file, int line);
-#define __threadfence() DSM__SYNC_CALL(dsm_emu_fence_gpu(DSM__HERE))
+/* Called right after dsm_emu_fence by the gpu-scope fences: the fence also orders across clusters. (Every
+ * fence goes through dsm_emu_fence first, which tests may wrap to see the fences a kernel makes.) */
+void dsm_emu_fence_gpu_scope(void);
+#define __threadfence() DSM__SYNC_CALL((dsm_emu_fence(DSM__HERE), dsm_emu_fence_gpu_scope()))
 #define dsm_barrier_cluster_arrive() DSM__SYNC_CALL(dsm_emu_barrier_cluster_arrive(0, DSM__HERE))
 #define dsm_barrier_cluster_arrive_relaxed() DSM__SYNC_CALL(dsm_emu_barrier_cluster_arrive(1, DSM__HERE))
 #define dsm_barrier_cluster_wait() DSM__SYNC_CALL(dsm_emu_barrier_cluster_wait(DSM__HERE))
@@ -190,7 +192,7 @@ void dsm_emu_fence_gpu(const char *file, int line);
 #define dsm_fence_acq_rel_cluster() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))
 void dsm_emu_fence_proxy_async(const char *file, int line);
 #define dsm_fence_proxy_async_shared_cta() DSM__SYNC_CALL(dsm_emu_fence_proxy_async(DSM__HERE))
-#define dsm_fence_acq_rel_gpu() DSM__SYNC_CALL(dsm_emu_fence_gpu(DSM__HERE))
+#define dsm_fence_acq_rel_gpu() DSM__SYNC_CALL((dsm_emu_fence(DSM__HERE), dsm_emu_fence_gpu_scope()))
 
 /* Flags: release/acquire and relaxed 32-bit loads and stores on a generic address. */
 uint32_t dsm_emu_flag_load(const uint32_t *p, int acquire, int gpu_scope, const char *file, int line);

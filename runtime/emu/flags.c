@@ -112,10 +112,11 @@ void dsm_emu_fence(const char *file, int line)
         emu_count_fence(t);
 }
 
-void dsm_emu_fence_gpu(const char *file, int line)
+void dsm_emu_fence_gpu_scope(void)
 {
-    dsm_emu_fence(file, line);
     emu_thread *t = emu_self_thread;
+    if (!t)
+        return;
     /* at gpu scope the same pairs order accesses across clusters too */
     if (t->relaxed_gptr) {
         emu_gpu_acquire(t, t->relaxed_gptr);
