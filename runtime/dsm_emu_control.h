@@ -35,6 +35,7 @@ typedef enum dsm_report_kind {
     DSM_REPORT_INVALID_LAUNCH,      /* launch configuration rejected */
     DSM_REPORT_ILLEGAL_ADDRESS,     /* a crash: bad pointer, stack overflow */
     DSM_REPORT_TIMEOUT,             /* a thread ran too long without reaching a barrier */
+    DSM_REPORT_MBARRIER_STALE_PARITY, /* an mbarrier wait satisfied by a phase its thread had already waited for */
     DSM_REPORT_KIND_COUNT
 } dsm_report_kind;
 

@@ -130,6 +130,7 @@ static void complete(emu_launch *L, emu_async_op *op)
                                                    : op->val;
     memmove(emu_smem_ptr(L, dc, op->dst_off), from, op->bytes);
     op->done = true;
+    op->phase = cl->mbars[op->mbar].phase;
     if (emu_counts_on && op->gsrc)
         emu_count_bulk_g2s_landed(L, dc, op->bytes);
     else if (emu_counts_on)
@@ -137,43 +138,72 @@ static void complete(emu_launch *L, emu_async_op *op)
     emu_mbarrier_complete_tx(L, &cl->mbars[op->mbar], op->bytes, op->vc);
 }
 
+/* A copy into or out of exiting CTA c that no wait saw complete: on hardware it may still write into or
+ * read from c's shared memory after c left. */
+static _Noreturn void report_exit_in_flight(emu_cta *c, const emu_async_op *op)
+{
+    bool out = op->src_cta == (int32_t)c->rank;
+    const char *state = op->done ? "that no thread of rank %u waited for" : "still in flight";
+    char why[160];
+    snprintf(why, sizeof why, state, op->dst_cta);
+    bool begun = out ? emu_report_begin(DSM_REPORT_LIFETIME_HAZARD, dsmErrorLaunchFailure,
+                                        "lifetime trap: rank %u exited while its own bulk copy to rank %u, %s, "
+                                        "could still read its shared memory", c->rank, op->dst_cta, why)
+                     : emu_report_begin(DSM_REPORT_LIFETIME_HAZARD, dsmErrorLaunchFailure,
+                                        "lifetime trap: rank %u exited while a bulk copy into its shared memory was "
+                                        "%s", c->rank, op->done ? "not waited for" : "in flight");
+    if (begun) {
+        if (out)
+            emu_report_line("copy", "issued by rank %u thread %u, %u bytes from offset 0x%zx of its shared memory "
+                                    "into rank %u:", op->issuer_cta, op->issuer_tid, op->bytes, op->src_off,
+                            op->dst_cta);
+        else
+            emu_report_line("copy", "issued by rank %u thread %u, %u bytes at offset 0x%zx of rank %u:",
+                            op->issuer_cta, op->issuer_tid, op->bytes, op->dst_off, c->rank);
+        emu_report_site("", op->site);
+        emu_report_line("exit", "rank %u's last thread returned after:", c->rank);
+        emu_report_site("", c->exit_site);
+        if (out) {
+            emu_report_line("why", "a bulk copy reads its source at some time between its issue and the completion "
+                                   "of its mbarrier phase, which only the receiver sees (by waiting)");
+            emu_report_line("on GPU", "cudaErrorLaunchFailure (719) or garbage in the receiver's copy, whenever "
+                                      "rank %u leaves first", c->rank);
+            emu_report_line("fix", "the sender may leave only after the receiver waited for the copy and told it "
+                                   "so: every CTA passes a cluster barrier (dsm_cluster_sync) after its last wait "
+                                   "and before it exits");
+        } else {
+            emu_report_line("on GPU", "cudaErrorLaunchFailure (719) or a copy into memory that is gone");
+            emu_report_line("fix", "the receiver waits on the mbarrier the copy completes before it exits "
+                                   "(and every CTA passes a final cluster barrier)");
+        }
+        emu_report_end();
+    }
+    emu_abort_launch();
+}
+
 /* Completes, in issue order, the operations in flight on mbarrier `mbar` (or any: -1) that read from or
- * write into CTA `cta` (or any: -1); whether any completed. */
+ * write into CTA `cta` (or any: -1); whether any completed. With a CTA (it exits), any copy into or out
+ * of it that no wait saw complete is reported instead. */
 static bool complete_where(emu_launch *L, int mbar, int cta)
 {
     emu_cluster *cl = &L->cluster;
     bool any = false;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];
-        if (op->done)
+        if (op->done && (cta < 0 || op->observed))
             continue;
         if (mbar >= 0 && op->mbar != (uint32_t)mbar)
             continue;
         if (cta >= 0 && op->src_cta != cta && op->dst_cta != (uint32_t)cta)
             continue;
-        if (cta >= 0 && op->dst_cta == (uint32_t)cta) {
-            emu_cta *c = &cl->ctas[cta];
-            if (emu_report_begin(DSM_REPORT_LIFETIME_HAZARD, dsmErrorLaunchFailure,
-                                 "lifetime trap: rank %u exited while a bulk copy into its shared memory was in "
-                                 "flight", c->rank)) {
-                emu_report_line("copy", "issued by rank %u thread %u, %u bytes at offset 0x%zx of rank %u:",
-                                op->issuer_cta, op->issuer_tid, op->bytes, op->dst_off, c->rank);
-                emu_report_site("", op->site);
-                emu_report_line("exit", "rank %u's last thread returned after:", c->rank);
-                emu_report_site("", c->exit_site);
-                emu_report_line("on GPU", "cudaErrorLaunchFailure (719) or a copy into memory that is gone");
-                emu_report_line("fix", "the receiver waits on the mbarrier the copy completes before it exits "
-                                       "(and every CTA passes a final cluster barrier)");
-                emu_report_end();
-            }
-            emu_abort_launch();
-        }
+        if (cta >= 0)
+            report_exit_in_flight(&cl->ctas[cta], op);
         complete(L, op);
         any = true;
     }
-    /* drop the completed ones from the front */
+    /* drop the ones from the front that landed and that a wait saw complete */
     uint32_t k = 0;
-    while (k < cl->nops && cl->ops[k].done)
+    while (k < cl->nops && cl->ops[k].done && cl->ops[k].observed)
         k++;
     if (k) {
         memmove(cl->ops, cl->ops + k, (cl->nops - k) * sizeof *cl->ops);
@@ -190,6 +220,21 @@ void emu_async_complete_for_cta(emu_launch *L, uint32_t cta)
     complete_where(L, -1, (int)cta);
 }
 
+void emu_async_observe(emu_launch *L, emu_thread *t, uint32_t mbar)
+{
+    emu_cluster *cl = &L->cluster;
+    uint32_t phase = cl->mbars[mbar].phase;
+    for (uint32_t i = 0; i < cl->nops; i++) {
+        emu_async_op *op = &cl->ops[i];
+        if (op->mbar != mbar || !op->done || op->observed || op->phase >= phase)
+            continue;
+        op->observed = true;
+        /* the sender's memory is free again only once the sender learns of this wait */
+        if (op->src_cta >= 0 && op->src_cta != (int32_t)t->cta->rank)
+            emu_lifetime_note_copy_out(t, &cl->ctas[op->src_cta], op->src_off, &op->site);
+    }
+}
+
 void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
                            const emu_site *site)
 {
@@ -201,7 +246,8 @@ void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t 
         return;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];
-        if (op->done || op->src_cta != (int32_t)owner->rank ||
+        /* landed is not enough: its sender knows the copy is over only through the receiver's wait */
+        if (op->observed || op->src_cta != (int32_t)owner->rank ||
             !overlaps(off, n, op->src_off, op->bytes))
             continue;
         if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,

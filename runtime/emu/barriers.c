@@ -127,6 +127,8 @@ void dsm_emu_barrier_cluster_arrive(int relaxed, const char *file, int line)
         emu_release_to(t, cl->phase_vc, NULL);
         t->fenced = false;
     }
+    if (t->init_fence_pending)
+        emu_mbarrier_init_arrive(t, cl->phase);
     emu_publication_arrive(t->cta, !releases);
     if (emu_counts_on)
         emu_count_cluster_arrive(t, relaxed);

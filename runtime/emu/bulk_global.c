@@ -274,6 +274,7 @@ void dsm_emu_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *bar,
                           "the first copy");
             emu_abort_launch();
         }
+        emu_mbarrier_check_init_visible(L, t, m, what);
         bars[r] = m;
         check_store_source_not_overwritten(t, dc, doff, bytes);
         if (multicast)

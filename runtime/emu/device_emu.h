@@ -181,7 +181,10 @@ static inline float dsm__atom_f32(uint32_t a, float v, const char *f, int l) { f
 #define dsm_red_add_shared_cluster_u32(a, v) ((void)dsm__atom(DSM_EMU_ATOM_ADD, (a), (v), 0, DSM__HERE))
 
 #define __syncthreads() DSM__SYNC_CALL(dsm_emu_syncthreads(DSM__HERE))
-#define __threadfence() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))
+/* Called right after dsm_emu_fence by the gpu-scope fences: the fence also orders across clusters. (Every
+ * fence goes through dsm_emu_fence first, which tests may wrap to see the fences a kernel makes.) */
+void dsm_emu_fence_gpu_scope(void);
+#define __threadfence() DSM__SYNC_CALL((dsm_emu_fence(DSM__HERE), dsm_emu_fence_gpu_scope()))
 #define dsm_barrier_cluster_arrive() DSM__SYNC_CALL(dsm_emu_barrier_cluster_arrive(0, DSM__HERE))
 #define dsm_barrier_cluster_arrive_relaxed() DSM__SYNC_CALL(dsm_emu_barrier_cluster_arrive(1, DSM__HERE))
 #define dsm_barrier_cluster_wait() DSM__SYNC_CALL(dsm_emu_barrier_cluster_wait(DSM__HERE))
@@ -189,7 +192,7 @@ static inline float dsm__atom_f32(uint32_t a, float v, const char *f, int l) { f
 #define dsm_fence_acq_rel_cluster() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))
 void dsm_emu_fence_proxy_async(const char *file, int line);
 #define dsm_fence_proxy_async_shared_cta() DSM__SYNC_CALL(dsm_emu_fence_proxy_async(DSM__HERE))
-#define dsm_fence_acq_rel_gpu() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))
+#define dsm_fence_acq_rel_gpu() DSM__SYNC_CALL((dsm_emu_fence(DSM__HERE), dsm_emu_fence_gpu_scope()))
 
 /* Flags: release/acquire and relaxed 32-bit loads and stores on a generic address. */
 uint32_t dsm_emu_flag_load(const uint32_t *p, int acquire, int gpu_scope, const char *file, int line);
@@ -206,7 +209,8 @@ static inline void dsm__flag_st(uint32_t *p, uint32_t v, int rel, int gpu, const
 #define dsm_st_relaxed_gpu_u32(p, v) dsm__flag_st((p), (v), 0, 1, DSM__HERE)
 
 #define dsm_mbarrier_init(bar, count) DSM__SYNC_CALL(dsm_emu_mbarrier_init((bar), (count), DSM__HERE))
-#define dsm_fence_mbarrier_init() DSM__SYNC_CALL(dsm_emu_fence(DSM__HERE))
+void dsm_emu_fence_mbarrier_init(const char *file, int line);
+#define dsm_fence_mbarrier_init() DSM__SYNC_CALL(dsm_emu_fence_mbarrier_init(DSM__HERE))
 static inline uint64_t dsm__mbar_arrive(uint64_t *b, uint32_t tx, const char *f, int l) { uint64_t r; DSM__SYNC_CALL(r = dsm_emu_mbarrier_arrive(b, tx, f, l)); return r; }
 static inline bool dsm__mbar_try_wait(uint64_t *b, uint32_t p, const char *f, int l) { bool r; DSM__SYNC_CALL(r = dsm_emu_mbarrier_try_wait_parity(b, p, f, l)); return r; }
 #define dsm_mbarrier_arrive(bar) dsm__mbar_arrive((bar), 0, DSM__HERE)

@@ -66,6 +66,42 @@ typedef struct emu_site {
     void *pc;                   /* a plain access: the instruction, for addr2line (file is NULL) */
 } emu_site;
 
+/* Race shadow (race.c): the last access of one kind to one 4-byte word. */
+enum {
+    ACC_VALID = 1,
+    ACC_ATOMIC = 2,
+    ACC_RMW = 4,   /* a store to the word its thread had just loaded */
+    ACC_ASYNC = 8, /* the write of a bulk copy or st.async */
+};
+typedef struct emu_access {   /* 32 bytes: a shadow word is 64 */
+    uint32_t epoch;   /* the accessing CTA's own clock at the access */
+    uint32_t gen;     /* the accessing thread's barrier generation */
+    uint32_t tepoch;  /* the accessing thread's own release epoch */
+    uint32_t syncs;   /* the accessing thread's completed __syncthreads */
+    uint32_t cl;      /* the accessing CTA's cluster: its place in the launch's order (emu_launch.cl_seq) */
+    uint32_t site;    /* emu_site_id of where it happened */
+    uint16_t tid;
+    uint16_t waits;   /* the accessing thread's completed cluster waits (modulo 2^16) */
+    uint8_t cta, flags;
+    uint8_t mask;     /* which bytes of the word */
+    uint8_t pfence;   /* the accessing thread's fence.proxy.async count (modulo 256) */
+} emu_access;
+typedef struct emu_shadow {
+    emu_access w, r;
+} emu_shadow;
+
+/* ---- site.c ---- */
+/* A small number (from 1) that stands for the site; emu_site_of gives it back (0: an empty site). */
+uint32_t emu_site_id(const emu_site *s);
+emu_site emu_site_of(uint32_t id);
+
+/* Where a checked word lives: a CTA's shared memory, or a dsm_malloc buffer. */
+typedef struct emu_mem {
+    struct emu_cta *owner;      /* NULL: global memory */
+    const unsigned char *gstart;
+    size_t gbytes;
+} emu_mem;
+
 typedef struct emu_thread {
     struct dsm_emu_thread_view view;
     fiber ctx;
@@ -83,8 +119,8 @@ typedef struct emu_thread {
     uint64_t *spin_bar;         /* last try_wait that failed, to block on the second */
     uint32_t spin_parity;
     uint32_t spin_seen_phase;
-    int32_t last_read_cta;      /* the word of its last device-API load: a store to the same */
-    size_t last_read_word;      /* word next makes a read-modify-write */
+    const void *last_read;      /* the shadow word of its last checked load: a store to the same word */
+                                /* next makes a read-modify-write */
     uint32_t epoch;             /* its own release epoch: +1 at every release it makes */
     uint32_t syncs;             /* __syncthreads it completed */
     uint16_t proxy_fences;      /* fence.proxy.async executed (beside what every checked access reads) */
@@ -98,6 +134,10 @@ typedef struct emu_thread {
     const uint32_t *poll_ptr;
     uint32_t poll_value;
     bool fenced;                /* a fence.acq_rel since its last release: a relaxed store or arrive releases */
+    bool init_fence_pending;    /* a fence.mbarrier_init since its last cluster arrive (mbarrier_init.c) */
+    bool fenced_gpu;            /* a gpu-scope fence (__threadfence) since its last gpu-scope release */
+    const void *relaxed_gptr;   /* the global word of its last relaxed load or atomic (a gpu fence after it
+                                 * acquires from it across clusters), or NULL */
     int32_t relaxed_loc;        /* the flag its last relaxed load read (a fence after it acquires), or -1 */
     /* its last mbarrier wait that succeeded (reports of a wrong parity) */
     emu_site wait_site;
@@ -105,6 +145,24 @@ typedef struct emu_thread {
     bool wait_immediate;        /* it passed on the first try */
     uint64_t clock;             /* its own fake %clock64: the same in every schedule */
 } emu_thread;
+
+/* What a peer's access to a CTA's shared memory was (lifetime.c). */
+typedef enum emu_peer_what {
+    EMU_PEER_READ, EMU_PEER_WRITE, EMU_PEER_ATOMIC, EMU_PEER_ARRIVE, EMU_PEER_COPY_IN, EMU_PEER_COPY_OUT
+} emu_peer_what;
+
+/* The latest access (highest clock) of one peer CTA to a CTA's shared memory:
+ * it must happen before the owner's exit (lifetime.c). */
+typedef struct emu_peer_access {
+    bool valid;
+    bool cta_level;             /* ordered by the peer CTA's clock alone (a copy's completion seen by a wait) */
+    uint8_t what;               /* emu_peer_what */
+    uint16_t tid;
+    uint32_t epoch, tepoch, syncs, waits;
+    size_t off;
+    emu_site site;              /* the access (a bulk copy: its issue) */
+    emu_site via;               /* a bulk copy out of the owner: the wait that saw it complete */
+} emu_peer_access;
 
 typedef struct emu_cta {
     uint32_t rank;
@@ -128,11 +186,15 @@ typedef struct emu_cta {
     uint32_t vc[EMU_MAX_CLUSTER];
     /* race shadow for accesses through the device API, one entry per word */
     struct emu_shadow *shadow;
+    size_t shadow_words;
     /* publication: plain writes closed only by arrive.relaxed (publication.c) */
     unsigned char *snapshot;    /* the window at the last phase completion */
     uint32_t *unpublished;      /* per word: 1 + the phase of an unpublished write, or 0 */
     uint32_t relaxed_arrivals, release_arrivals;
     bool passed_cluster_barrier; /* a cluster phase completed for its threads: every peer started */
+    emu_peer_access peer_last[EMU_MAX_CLUSTER]; /* per peer rank: its latest access to this CTA's memory */
+    struct emu_gknow *gk;       /* what it acquired of CTAs of earlier clusters (gpu_order.c) */
+    uint32_t ngk, cap_gk;
 } emu_cta;
 
 typedef struct emu_mbarrier {
@@ -143,6 +205,11 @@ typedef struct emu_mbarrier {
     uint32_t vc[EMU_MAX_CLUSTER];
     emu_tclock tvc;             /* releases of the owner CTA's threads (orders producer and consumer warps) */
     emu_site init_site;
+    struct emu_wait_seen *seen; /* per thread of the owner: the phase its last wait matched (parity.c) */
+    /* the mbarrier.init (mbarrier_init.c): its thread and clocks, and how it was released to the cluster */
+    uint32_t init_tid, init_epoch, init_tepoch, init_syncs, init_gen;
+    bool init_fenced;           /* the initialising thread executed fence.mbarrier_init after it */
+    uint32_t init_pub_phase;    /* 1 + the cluster phase a relaxed arrive of that thread released it in, or 0 */
 } emu_mbarrier;
 
 /* A bulk copy or st.async in flight (async_proxy.c). */
@@ -157,6 +224,8 @@ typedef struct emu_async_op {
     uint32_t vc[16];            /* the issuer's clocks at the issue: what the completion releases */
     emu_site site;
     bool done;                  /* landed (and its bytes completed on the mbarrier) */
+    bool observed;              /* a wait on its mbarrier saw the phase it landed in complete */
+    uint32_t phase;             /* the mbarrier phase its bytes counted toward (set when it landed) */
     const unsigned char *gsrc;  /* a copy from global memory (bulk_global.c): its source, or NULL */
     bool multicast;             /* ... issued with .multicast::cluster (one op per CTA of the mask) */
 } emu_async_op;
@@ -198,6 +267,7 @@ typedef struct emu_launch {
     uint64_t progress;          /* device-API calls and writes so far: a poll with no progress since is idle */
     volatile int timeout_pending; /* the watchdog fired while the scheduler ran */
     emu_thread *last_thread;    /* the thread that ran last */
+    uint32_t cl_seq;            /* the running cluster's place in the launch (clusters run one after another) */
 } emu_launch;
 
 /* The launch being run (NULL outside dsm_launch). */
@@ -242,6 +312,7 @@ void emu_acquire(emu_cta *c, const uint32_t *vc_obj);
 /* Checks and records an access through the device API to word range [off, off+bytes) of CTA `owner`. */
 bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned bytes,
                      int kind, const emu_site *site);
+/* A CTA exits: every peer's access to its memory (the latest per peer) must happen before the exit. */
 void emu_race_check_exit(emu_launch *L, emu_cta *c);
 /* Settles the write-write conflicts of the last store (same value: harmless); false after a report. */
 bool emu_race_settle(emu_launch *L);
@@ -257,6 +328,37 @@ void emu_tclock_free(emu_tclock *tc);
 /* A remote access needs proof that the peer started: a cluster barrier (or anything acquired from it) first. */
 void emu_check_cta_started(emu_launch *L, emu_thread *t, emu_cta *owner, const emu_site *site);
 void emu_shadow_free(emu_cta *c);
+/* The launch ends: the shadows kept for reuse are freed. */
+void emu_shadow_pool_free(void);
+
+/* ---- lifetime.c ---- */
+/* Thread t (of another CTA than `owner`) accessed owner's shared memory at `off`: remembered as the
+ * latest access of t's CTA, which must happen before owner's exit. */
+void emu_lifetime_note(emu_thread *t, emu_cta *owner, size_t off, emu_peer_what what, const emu_site *site);
+/* Thread t's wait saw a bulk copy out of `owner`'s memory complete (issued at `copy`). */
+void emu_lifetime_note_copy_out(emu_thread *t, emu_cta *owner, size_t off, const emu_site *copy);
+
+/* ---- global_race.c: the race shadow of dsm_malloc buffers ---- */
+/* Checks and records a kernel's access of kind `kind` to global bytes [a, a+n), which lie in one buffer;
+ * false after a report. */
+bool emu_race_global(emu_launch *L, emu_thread *t, const void *a, unsigned n, int kind, const emu_site *site);
+/* Forgets every access (a new schedule starts); with `release`, frees the shadow (the launch ends). */
+void emu_global_race_reset(bool release);
+/* race.c: checks one word's access against its shadow entry and records it; false after a report. */
+bool emu_race_word(emu_launch *L, emu_thread *t, const emu_mem *mem, emu_shadow *s, size_t w, size_t off,
+                   unsigned bytes, int kind, const emu_site *site);
+
+/* ---- gpu_order.c: happens-before between clusters of one launch (gpu-scope release/acquire) ---- */
+/* A gpu-scope release by thread t to the global word p / an acquire from it. */
+void emu_gpu_release(emu_thread *t, const void *p);
+void emu_gpu_acquire(emu_thread *t, const void *p);
+/* Whether CTA c acquired CTA `rank` of cluster `cl`'s clock `epoch` (or later). */
+bool emu_gpu_knows(const emu_cta *c, uint32_t cl, uint32_t rank, uint32_t epoch);
+/* CTA `into` acquired from its cluster mate `from`: what `from` knows of earlier clusters comes along. */
+void emu_gpu_merge(emu_cta *into, const emu_cta *from);
+void emu_gpu_cta_free(emu_cta *c);
+/* A new schedule: no release of any cluster is known. */
+void emu_gpu_reset(void);
 
 /* ---- publication.c ---- */
 void emu_publication_start(emu_launch *L, emu_cta *c);
@@ -273,6 +375,8 @@ extern uintptr_t emu_section_lo;
 extern size_t emu_section_len;
 /* The last checked plain access (a timeout that lands inside the emulator names it). */
 extern void *emu_last_plain_pc;
+/* An atomic RMW of n bytes at a by kernel code (atomicAdd & co.); ret: the kernel's return address. */
+void emu_atomic_access(void *a, unsigned n, void *ret);
 
 /* ---- async_proxy.c ---- */
 struct emu_mbarrier;
@@ -282,8 +386,10 @@ void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu
 void emu_async_complete_for_mbarrier(emu_launch *L, uint32_t mbar);
 /* Completes every operation in flight; whether there was one. */
 bool emu_async_complete_all(emu_launch *L);
-/* Before CTA `cta` exits: completes what reads from it; one writing into it is a lifetime hazard. */
+/* Before CTA `cta` exits: a copy into it or out of it that no wait saw complete is a lifetime hazard. */
 void emu_async_complete_for_cta(emu_launch *L, uint32_t cta);
+/* Thread t's wait on mbarrier `mbar` succeeded: the copies that landed in a completed phase are seen. */
+void emu_async_observe(emu_launch *L, emu_thread *t, uint32_t mbar);
 /* A copy from global memory `gsrc` into CTA dc (bulk_global.c checked its operands). */
 void emu_async_issue_from_global(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, const unsigned char *gsrc,
                                  uint32_t bytes, struct emu_mbarrier *m);
@@ -313,6 +419,8 @@ void emu_bulk_cluster_free(emu_launch *L);
 bool emu_flag_unchanged(emu_launch *L, const emu_thread *t);
 /* A volatile 32-bit load (a poll, like ld.relaxed) or store (a release after fence.acq_rel) at a. */
 void emu_flag_volatile(emu_thread *t, const void *a, int write, emu_site site);
+/* An atomic RMW at a: relaxed, so a release after a fence and an acquire before one. */
+void emu_flag_atomic(emu_thread *t, const void *a);
 
 /* ---- remote_access.c ---- */
 void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what);
@@ -327,6 +435,23 @@ void emu_mbarrier_complete_tx(emu_launch *L, emu_mbarrier *m, uint32_t bytes, co
 void emu_mbarriers_check_end(emu_launch *L);
 /* Before a deadlock report: a waited-on mbarrier whose byte count cannot reach zero. */
 bool emu_mbarriers_check_stuck(emu_launch *L);
+
+/* ---- mbarrier_init.c ---- */
+/* Thread t initialised m: who and when, for the checks below. */
+void emu_mbarrier_init_record(emu_thread *t, emu_mbarrier *m);
+/* Thread t arrives on the cluster barrier in `phase`: inits it fenced with fence.mbarrier_init are released. */
+void emu_mbarrier_init_arrive(emu_thread *t, uint32_t phase);
+/* Reports (and ends the launch) when m's init does not happen before thread t's use `what` of it. */
+void emu_mbarrier_check_init_visible(emu_launch *L, emu_thread *t, emu_mbarrier *m, const char *what);
+
+/* ---- parity.c ---- */
+/* Thread t's wait for `parity` on m just succeeded: a wait satisfied by a phase this thread had already
+ * waited for is reported (a stale parity) and ends the launch. */
+void emu_parity_check(emu_launch *L, emu_thread *t, emu_mbarrier *m, uint32_t parity);
+void emu_parity_free(emu_mbarrier *m);
+/* Before a deadlock report: a blocked wait that skipped a phase its thread should have taken is reported
+ * as a stale parity; whether a report was made. */
+bool emu_parity_report_stuck(emu_launch *L);
 
 /* ---- report.c ---- */
 /* Starts a report (the first of a launch wins; later ones are dropped). Returns
@@ -408,6 +533,8 @@ int emu_kernel_non_portable(const struct dsm_emu_kernel *k);
 dsm_error_t emu_take_pending_error(void);
 /* Whether [p, p+n) lies in one dsm_malloc allocation. */
 bool emu_is_device(const void *p, size_t n);
+/* The dsm_malloc allocation holding all of [p, p+n): its start and exact size; false when none does. */
+bool emu_global_find(const void *p, size_t n, const unsigned char **start, size_t *bytes);
 /* How many dsm_malloc buffers exist, and buffer i's start and size (for the counters). */
 size_t emu_global_count(void);
 void emu_global_buffer(size_t i, const unsigned char **start, size_t *bytes);

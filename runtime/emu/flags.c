@@ -85,8 +85,11 @@ static uint32_t *flag_ptr(emu_launch *L, const flag_loc *f)
 /* A strong access to the flag word: checked against plain accesses (strong ones do not race each other). */
 static void check_access(emu_launch *L, emu_thread *t, const flag_loc *f, int kind)
 {
-    if (f->cta < 0)
+    if (f->cta < 0) {
+        if (!emu_race_global(L, t, f->ptr, 4, kind, &t->site))
+            emu_abort_launch();
         return;
+    }
     emu_cta *owner = &L->cluster.ctas[f->cta];
     if (owner != t->cta)
         emu_check_cta_started(L, t, owner, &t->site);
@@ -107,6 +110,57 @@ void dsm_emu_fence(const char *file, int line)
     t->fenced = true;
     if (emu_counts_on)
         emu_count_fence(t);
+}
+
+void dsm_emu_fence_gpu_scope(void)
+{
+    emu_thread *t = emu_self_thread;
+    if (!t)
+        return;
+    /* at gpu scope the same pairs order accesses across clusters too */
+    if (t->relaxed_gptr) {
+        emu_gpu_acquire(t, t->relaxed_gptr);
+        t->relaxed_gptr = NULL;
+    }
+    t->fenced_gpu = true;
+}
+
+/* Thread t releases at gpu scope through the global word p (st.release.gpu, or a gpu fence and then a
+ * relaxed store, volatile store or atomic): an acquire of p in a later cluster sees what t's CTA knew. */
+static void gpu_release(emu_thread *t, const flag_loc *f, bool release)
+{
+    if (f->cta >= 0 || !(release || t->fenced_gpu))
+        return;
+    emu_gpu_release(t, f->ptr);
+    t->fenced_gpu = false;
+    /* what this thread does from now on comes after the release */
+    t->cta->vc[t->cta->rank]++;
+    t->epoch++;
+}
+
+void emu_flag_atomic(emu_thread *t, const void *a)
+{
+    emu_launch *L = emu_cur;
+    emu_cta *c;
+    flag_loc f = {-1, 0, NULL};
+    if (emu_decode_generic(L, a, &c, &f.off))
+        f.cta = (int32_t)c->rank;
+    else
+        f.ptr = a;
+    /* a relaxed read-modify-write: after a fence a release, before a fence an acquire */
+    gpu_release(t, &f, false);
+    if (t->fenced) {
+        emu_sync_loc *s = sync_loc(L, &f);
+        emu_release_to(t, s->vc, &s->tvc);
+        t->fenced = false;
+    }
+    if (f.cta < 0)
+        t->relaxed_gptr = a;
+    for (uint32_t i = 0; i < L->cluster.nlocs; i++) /* only a word something released to has anything to give */
+        if (L->cluster.locs[i].cta == f.cta && L->cluster.locs[i].off == f.off && L->cluster.locs[i].ptr == f.ptr) {
+            t->relaxed_loc = (int32_t)i;
+            break;
+        }
 }
 
 /* Whether the flag's word still holds what thread t saw at its last poll. */
@@ -172,6 +226,10 @@ uint32_t dsm_emu_flag_load(const uint32_t *p, int acquire, int gpu_scope, const 
         emu_acquire_from(t, s->vc, &s->tvc);
     else
         t->relaxed_loc = (int32_t)(s - L->cluster.locs); /* a fence after it makes it an acquire */
+    if (gpu_scope && acquire)
+        emu_gpu_acquire(t, p);
+    else if (gpu_scope)
+        t->relaxed_gptr = p;
     poll_seen(L, t, &f, (uintptr_t)file * 31u + (uintptr_t)line, here, v);
     return v;
 }
@@ -188,6 +246,7 @@ void emu_flag_volatile(emu_thread *t, const void *a, int write, emu_site site)
     else
         f.ptr = a;
     if (write) {
+        gpu_release(t, &f, false);
         if (t->fenced) { /* fence.acq_rel, then a relaxed store: a release */
             emu_sync_loc *s = sync_loc(L, &f);
             emu_release_to(t, s->vc, &s->tvc);
@@ -201,6 +260,8 @@ void emu_flag_volatile(emu_thread *t, const void *a, int write, emu_site site)
         return; /* the load itself faults: the lifetime report */
     emu_sync_loc *s = sync_loc(L, &f);
     t->relaxed_loc = (int32_t)(s - L->cluster.locs); /* a fence after it makes it an acquire */
+    if (f.cta < 0)
+        t->relaxed_gptr = a;
     poll_seen(L, t, &f, key, site, *flag_ptr(L, &f));
 }
 
@@ -214,6 +275,8 @@ void dsm_emu_flag_store(uint32_t *p, uint32_t v, int release, int gpu_scope, con
     check_access(L, t, &f, DSM_EMU_ATOM);
     if (emu_counts_on)
         emu_count_flag(t, p, 1, release, gpu_scope ? DSM_FLAG_GPU : DSM_FLAG_CLUSTER);
+    if (gpu_scope)
+        gpu_release(t, &f, release != 0);
     /* fence.acq_rel then a relaxed store is a release too */
     if (release || t->fenced) {
         emu_sync_loc *s = sync_loc(L, &f);

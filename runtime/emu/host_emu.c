@@ -74,6 +74,22 @@ bool emu_is_device(const void *p, size_t n)
     return false;
 }
 
+bool emu_global_find(const void *p, size_t n, const unsigned char **start, size_t *bytes)
+{
+    static size_t last;
+    const unsigned char *a = p;
+    for (size_t k = 0; k <= nallocs; k++) {
+        size_t i = k == 0 ? last : k - 1; /* the buffer that answered last first */
+        if (i < nallocs && a >= allocs[i].p && a + n <= allocs[i].p + allocs[i].bytes) {
+            last = i;
+            *start = allocs[i].p;
+            *bytes = allocs[i].bytes;
+            return true;
+        }
+    }
+    return false;
+}
+
 size_t emu_global_count(void) { return nallocs; }
 
 void emu_global_buffer(size_t i, const unsigned char **start, size_t *bytes)

@@ -181,10 +181,14 @@ static dsm_error_t run_grid(emu_launch *L)
     dsm_dim3 n = DSM_DIM3(c->grid.x / c->cluster.x, c->grid.y / c->cluster.y, c->grid.z / c->cluster.z);
     dsm_error_t err = dsmSuccess;
     L->rng = L->sched.seed * 0x2545F4914F6CDD1Dull + 1;
+    /* a new schedule: the accesses and releases of the last one are forgotten */
+    emu_global_race_reset(false);
+    emu_gpu_reset();
+    L->cl_seq = 0;
     emu_watchdog_start(timeout_seconds());
     for (unsigned z = 0; z < n.z && !err; z++)
         for (unsigned y = 0; y < n.y && !err; y++)
-            for (unsigned x = 0; x < n.x && !err; x++) {
+            for (unsigned x = 0; x < n.x && !err; x++, L->cl_seq++) {
                 L->cluster.id = DSM_DIM3(x, y, z);
                 err = run_one_cluster(L);
             }
@@ -306,6 +310,9 @@ dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void *
     }
     free(initial);
     free(first);
+    emu_global_race_reset(true);
+    emu_gpu_reset();
+    emu_shadow_pool_free();
     if (nthreads > 4096)
         fiber_stacks_discard(&pool);
     emu_fault_restore();

@@ -32,8 +32,9 @@ static _Noreturn void uninitialized(emu_thread *t, uint32_t rank, size_t off)
              off);
     report_simple(t, DSM_REPORT_MBARRIER_UNINITIALIZED, dsmErrorBarrierMisuse, title,
                   "undefined: the barrier word holds garbage; waits hang or pass early",
-                  "one thread calls dsm_mbarrier_init, then dsm_fence_mbarrier_init and a barrier "
-                  "(a cluster barrier if peers arrive on it) before anyone uses it");
+                  "one thread calls dsm_mbarrier_init, then a barrier before anyone else uses it: "
+                  "__syncthreads for its own block; for peers a cluster barrier whose arrive releases the init "
+                  "(dsm_cluster_sync; with a relaxed arrive, dsm_fence_mbarrier_init between the init and it)");
     emu_abort_launch();
 }
 
@@ -93,6 +94,7 @@ void dsm_emu_mbarrier_init(uint64_t *bar, uint32_t count, const char *file, int 
     m->phase = 0;
     m->tx = 0;
     m->init_site = t->site;
+    emu_mbarrier_init_record(t, m);
     memset(bar, 0, sizeof *bar);
 }
 
@@ -125,6 +127,7 @@ uint64_t dsm_emu_mbarrier_arrive(uint64_t *bar, uint32_t tx_bytes, const char *f
 {
     emu_thread *t = emu_me(file, line);
     emu_mbarrier *m = local_bar(t, bar, true);
+    emu_mbarrier_check_init_visible(emu_cur, t, m, tx_bytes ? "mbarrier.arrive.expect_tx" : "mbarrier.arrive");
     uint64_t token = m->phase;
     arrive(t, m, tx_bytes);
     return token;
@@ -135,6 +138,7 @@ bool dsm_emu_mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity, const char
     emu_thread *t = emu_me(file, line);
     emu_launch *L = emu_cur;
     emu_mbarrier *m = local_bar(t, bar, true);
+    emu_mbarrier_check_init_visible(L, t, m, "mbarrier.try_wait");
     uint32_t idx = (uint32_t)(m - L->cluster.mbars);
     bool first_try = t->spin_bar != bar || t->spin_parity != parity;
     /* a copy completing on this barrier lands, at the latest, when someone waits for it */
@@ -142,7 +146,9 @@ bool dsm_emu_mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity, const char
     for (;;) {
         m = &L->cluster.mbars[idx];
         if ((m->phase & 1u) != (parity & 1u)) {
+            emu_parity_check(L, t, m, parity);
             emu_acquire_from(t, m->vc, &m->tvc);
+            emu_async_observe(L, t, idx);
             t->spin_bar = NULL;
             t->wait_site = t->site;
             t->wait_parity = parity;
@@ -181,12 +187,8 @@ static emu_cta *peer_target(emu_thread *t, uint32_t addr, size_t *off, const cha
     }
     emu_cta *c = &L->cluster.ctas[rank];
     if (c->exited) {
-        char title[200];
-        snprintf(title, sizeof title, "lifetime trap: %s into rank %u after rank %u exited", what, rank, rank);
-        report_simple(t, DSM_REPORT_LIFETIME, dsmErrorLaunchFailure, title,
-                      "cudaErrorLaunchFailure (719, \"unspecified launch failure\"), often only sometimes",
-                      "every CTA must stay alive (reach a final cluster barrier) until its peers stop "
-                      "touching its memory");
+        /* names the access and where the peer exited */
+        emu_report_dead_peer(t, c, *off, what);
         emu_abort_launch();
     }
     return c;
@@ -201,7 +203,9 @@ void dsm_emu_mbarrier_arrive_remote(uint32_t cluster_bar, const char *file, int 
     emu_mbarrier *m = find(L, c->rank, off);
     if (!m || !m->init)
         uninitialized(t, c->rank, off);
+    emu_mbarrier_check_init_visible(L, t, m, "mbarrier.arrive.shared::cluster");
     emu_check_cta_started(L, t, c, &t->site);
+    emu_lifetime_note(t, c, off, EMU_PEER_ARRIVE, &t->site);
     if (emu_counts_on)
         emu_count_remote_arrive(t);
     arrive(t, m, 0);
@@ -267,6 +271,7 @@ static void push(emu_thread *t, uint32_t dst, const void *src, uint32_t bytes, u
     emu_mbarrier *m = find(L, bc->rank, boff);
     if (!m || !m->init)
         uninitialized(t, bc->rank, boff);
+    emu_mbarrier_check_init_visible(L, t, m, what);
     emu_check_cta_started(L, t, dc, &t->site);
     emu_async_issue(L, t, dc, doff, sc, soff, NULL, bytes, m);
 }
@@ -302,17 +307,22 @@ void dsm_emu_st_async(uint32_t dst, const void *val, unsigned bytes, uint32_t cl
                       "map the mbarrier with the destination's rank");
         emu_abort_launch();
     }
+    emu_mbarrier_check_init_visible(L, t, m, "st.async");
     emu_check_cta_started(L, t, dc, &t->site);
     emu_async_issue(L, t, dc, doff, NULL, 0, val, bytes, m);
 }
 
 /* Reports the first mbarrier whose transaction count is not back to zero;
- * with `waited_only`, only one that a blocked thread waits on. */
+ * with `waited_only`, only one that a blocked thread waits on. At the end
+ * (not waited_only) only bytes delivered beyond what was expected count: a
+ * phase still expecting bytes that never come is harmless once no copy is in
+ * flight and no thread waits on it (the PTX ISA requires nothing of it; copies
+ * in flight at a CTA's exit are reported there). */
 static bool check_tx(emu_launch *L, bool waited_only)
 {
     for (uint32_t i = 0; i < L->cluster.nmbars; i++) {
         emu_mbarrier *m = &L->cluster.mbars[i];
-        if (!m->init || m->tx == 0)
+        if (!m->init || m->tx == 0 || (!waited_only && m->tx > 0))
             continue;
         if (waited_only) {
             bool waited = false;
@@ -345,6 +355,8 @@ void emu_mbarriers_check_end(emu_launch *L) { check_tx(L, false); }
  * wait, its parity and what its phase still lacks (arrivals, bytes). */
 bool emu_mbarriers_check_stuck(emu_launch *L)
 {
+    if (emu_parity_report_stuck(L))
+        return true;
     /* the root cause first: a wait on a barrier that received bytes nobody announced (a missing
      * expect_tx: its CTA's peers then wait for bytes that never come), then one whose bytes do not
      * add up, then any */

@@ -47,7 +47,14 @@ static __attribute__((noinline, cold)) _Noreturn void plain_lifetime(emu_launch 
 /* Access kinds of the hooks: plain, or volatile (ld.volatile / st.volatile are
  * strong relaxed accesses in the PTX memory model: they do not race with each
  * other, a volatile load is a poll and fences around them release and acquire). */
-enum { PLAIN_READ = 0, PLAIN_WRITE = 1, VOLATILE_READ = 2, VOLATILE_WRITE = 3 };
+enum { PLAIN_READ = 0, PLAIN_WRITE = 1, VOLATILE_READ = 2, VOLATILE_WRITE = 3, ATOMIC_RMW = 5 };
+
+/* The race checker's kind of an access of the hooks. */
+static inline int kind_of(int how)
+{
+    return how == PLAIN_READ ? DSM_EMU_LD : how == PLAIN_WRITE ? DSM_EMU_ST
+         : how == VOLATILE_READ ? DSM_EMU_ATOM_LD : DSM_EMU_ATOM;
+}
 
 /* Out of the hot path (its buffers would widen every checked access's stack frame). */
 static __attribute__((noinline, cold, noreturn)) void shared_out_of_bounds(emu_launch *L, emu_thread *t,
@@ -77,8 +84,7 @@ static inline __attribute__((always_inline)) void shared_access(emu_launch *L, e
                                                                 const emu_site *site)
 {
     int write = how & 1;
-    int kind = how == PLAIN_READ ? DSM_EMU_LD : how == PLAIN_WRITE ? DSM_EMU_ST
-             : how == VOLATILE_READ ? DSM_EMU_ATOM_LD : DSM_EMU_ATOM;
+    int kind = kind_of(how);
     if (owner->exited)
         plain_lifetime(L, t, owner, off, write, *site);
     if (off + n > L->window_bytes)
@@ -88,9 +94,9 @@ static inline __attribute__((always_inline)) void shared_access(emu_launch *L, e
     emu_async_check_plain(L, t, owner, off, n, write, site);
     if (!emu_race_access(L, t, owner, off, n, kind, site))
         emu_abort_launch();
-    if (emu_counts_on)
+    if (emu_counts_on && how != ATOMIC_RMW) /* atomicAdd & co. count themselves */
         emu_count_smem(t, owner, n, write);
-    if (write)
+    if (write && how != ATOMIC_RMW)
         return;
     /* uninitialised: a word nothing wrote still holds the poison */
     for (size_t w = off / 4 * 4; w < off + n; w += 4) {
@@ -104,15 +110,17 @@ static inline __attribute__((always_inline)) void shared_access(emu_launch *L, e
 /* An access outside every device buffer: the report (out of the hot path). */
 static __attribute__((noinline, cold, noreturn)) void global_out_of_bounds(emu_launch *L, emu_thread *t,
                                                                           const unsigned char *a, unsigned n,
-                                                                          int write, emu_site site)
+                                                                          int how, emu_site site)
 {
     char title[160], mem[256];
+    int write = how & 1;
+    const char *what = how == ATOMIC_RMW ? "atomic" : write ? "write" : "read";
     bool guard = false;
     emu_cta *c = emu_cta_of_fault(L, a, &guard);
     if (c && c->exited)
         plain_lifetime(L, t, c, (size_t)(a - c->window), write, site);
     if (c) {
-        snprintf(title, sizeof title, "%s just outside rank %u's shared memory", write ? "write" : "read", c->rank);
+        snprintf(title, sizeof title, "%s just outside rank %u's shared memory", what, c->rank);
         snprintf(mem, sizeof mem, "%td bytes from the start of its %zu bytes", a - c->window, L->window_bytes);
         report_plain(L, t, DSM_REPORT_OUT_OF_BOUNDS, dsmErrorIllegalAddress, site, title, mem,
                      "cudaErrorIllegalAddress (700) or a silent access to another variable",
@@ -122,12 +130,12 @@ static __attribute__((noinline, cold, noreturn)) void global_out_of_bounds(emu_l
     size_t idx = 0, bytes = 0;
     const unsigned char *start = NULL;
     if (emu_global_nearest(a, &idx, &start, &bytes)) {
-        snprintf(title, sizeof title, "%s outside a device buffer (global memory)", write ? "write" : "read");
-        snprintf(mem, sizeof mem, "%u bytes at byte %td of device buffer %zu, which has %zu bytes", n, a - start, idx,
-                 bytes);
+        snprintf(title, sizeof title, "%s outside a device buffer (global memory)", what);
+        size_t past = (size_t)(a - start) + n - bytes;
+        snprintf(mem, sizeof mem, "%u bytes at byte %td of device buffer %zu, which has %zu bytes (%zu of them past "
+                 "its end)", n, a - start, idx, bytes, past < n ? past : n);
     } else {
-        snprintf(title, sizeof title, "%s of device memory that is not (or no longer) allocated",
-                 write ? "write" : "read");
+        snprintf(title, sizeof title, "%s of device memory that is not (or no longer) allocated", what);
         snprintf(mem, sizeof mem, "address %p", (const void *)a);
     }
     report_plain(L, t, DSM_REPORT_OUT_OF_BOUNDS, dsmErrorIllegalAddress, site, title, mem,
@@ -154,16 +162,19 @@ static __attribute__((noinline)) void plain_access(void *a, unsigned n, int how,
     size_t off;
     if (emu_decode_generic(L, a, &c, &off))
         shared_access(L, t, c, off, n, how, &site);
-    else if (!emu_is_device(a, n))
-        global_out_of_bounds(L, t, a, n, write, site);
+    else if (!emu_is_device(a, n)) /* the exact size of each buffer: a byte past its end is outside */
+        global_out_of_bounds(L, t, a, n, how, site);
     else {
         emu_bulk_check_global_plain(L, t, a, n, write, &site);
-        if (emu_counts_on)
+        if (emu_counts_on && how != ATOMIC_RMW)
             emu_count_gmem(t, a, n, write);
+        if (!emu_race_global(L, t, a, n, kind_of(how), &site))
+            emu_abort_launch();
     }
-    if (how >= VOLATILE_READ && n == 4 && (uintptr_t)a % 4 == 0)
+    if ((how == VOLATILE_READ || how == VOLATILE_WRITE) && n == 4 && (uintptr_t)a % 4 == 0)
         emu_flag_volatile(t, a, write, site);
 }
+
 
 static inline int device_address(const void *a)
 {
@@ -213,3 +224,14 @@ void __tsan_func_exit(void);
 void __tsan_func_exit(void) {}
 void __tsan_init(void);
 void __tsan_init(void) {}
+
+/* Global and shared atomics of kernel code (atomicAdd & co.): bounds, races (an atomic races with plain
+ * accesses, not with atomics) and, next to a fence, release and acquire. */
+void emu_atomic_access(void *a, unsigned n, void *ret)
+{
+    emu_thread *t = emu_self_thread;
+    if (!t || !device_address(a))
+        return;
+    plain_access(a, n, ATOMIC_RMW, ret);
+    emu_flag_atomic(t, a);
+}

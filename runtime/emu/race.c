@@ -1,33 +1,8 @@
-/* race.c: happens-before between CTAs (vector clocks) and threads (barrier generations); race and lifetime-hazard checks for device-API accesses. */
+/* race.c: happens-before between CTAs (vector clocks) and threads (barrier generations); race checks of every access to shared memory and to global memory (dsm_malloc buffers, global_race.c keeps their shadow). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "emu_internal.h"
-
-enum {
-    ACC_VALID = 1,
-    ACC_ATOMIC = 2,
-    ACC_RMW = 4,   /* a store to the word its thread had just loaded */
-    ACC_ASYNC = 8, /* the write of a bulk copy or st.async */
-};
-
-/* The last access of one kind to one word. */
-typedef struct emu_access {
-    uint32_t epoch;   /* the accessing CTA's own clock at the access */
-    uint32_t gen;     /* the accessing thread's barrier generation */
-    uint32_t tepoch;  /* the accessing thread's own release epoch */
-    uint32_t waits;   /* the accessing thread's completed cluster waits */
-    uint32_t syncs;   /* the accessing thread's completed __syncthreads */
-    uint16_t tid;
-    uint8_t cta, flags;
-    uint8_t mask;     /* which bytes of the word */
-    uint16_t pfence;  /* the accessing thread's fence.proxy.async count */
-    emu_site site;
-} emu_access;
-
-typedef struct emu_shadow {
-    emu_access w, r;
-} emu_shadow;
 
 void emu_release(emu_cta *c, uint32_t *vc_obj)
 {
@@ -40,8 +15,12 @@ void emu_release(emu_cta *c, uint32_t *vc_obj)
 void emu_acquire(emu_cta *c, const uint32_t *vc_obj)
 {
     for (uint32_t k = 0; k < EMU_MAX_CLUSTER; k++)
-        if (k != c->rank && vc_obj[k] > c->vc[k])
+        if (k != c->rank && vc_obj[k] > c->vc[k]) {
             c->vc[k] = vc_obj[k];
+            /* what that mate acquired from earlier clusters comes along (a little early, never late) */
+            if (emu_cur && k < emu_cur->cluster.ncta && emu_cur->cluster.ctas[k].ngk)
+                emu_gpu_merge(c, &emu_cur->cluster.ctas[k]);
+        }
 }
 
 void emu_tclock_free(emu_tclock *tc)
@@ -112,6 +91,8 @@ void emu_acquire_from(emu_thread *t, const uint32_t *vc, const emu_tclock *tc)
 /* Whether access p happens before what thread t does now. */
 static bool ordered(const emu_access *p, const emu_thread *t)
 {
+    if (p->cl != emu_cur->cl_seq) /* another cluster of this launch: only gpu-scope release/acquire orders it */
+        return emu_gpu_knows(t->cta, p->cl, p->cta, p->epoch);
     if (p->cta == t->cta->rank) {
         if (p->tid == t->tid || t->bar_gen > p->gen)
             return true;
@@ -159,11 +140,46 @@ bool emu_race_written_by_peer(const emu_cta *c, size_t w)
 
 int emu_ww_pending;
 
+/* Shadows of finished CTAs, kept for the next cluster of the launch: clearing one is cheaper than
+ * faulting in fresh pages (every cluster of a launch has the same shared-memory size). */
+#define SHADOW_POOL 16
+static emu_shadow *pool[SHADOW_POOL];
+static size_t pool_words[SHADOW_POOL];
+
 void emu_shadow_free(emu_cta *c)
 {
     emu_ww_pending = 0;
+    if (!c->shadow)
+        return;
+    for (int i = 0; i < SHADOW_POOL; i++)
+        if (!pool[i]) {
+            pool[i] = c->shadow;
+            pool_words[i] = c->shadow_words;
+            c->shadow = NULL;
+            return;
+        }
     free(c->shadow);
     c->shadow = NULL;
+}
+
+void emu_shadow_pool_free(void)
+{
+    for (int i = 0; i < SHADOW_POOL; i++) {
+        free(pool[i]);
+        pool[i] = NULL;
+    }
+}
+
+static emu_shadow *shadow_alloc(size_t words)
+{
+    for (int i = 0; i < SHADOW_POOL; i++)
+        if (pool[i] && pool_words[i] == words) {
+            emu_shadow *s = pool[i];
+            pool[i] = NULL;
+            memset(s, 0, words * sizeof *s);
+            return s;
+        }
+    return calloc(words, sizeof(emu_shadow));
 }
 
 static const char *access_word(int kind)
@@ -171,21 +187,76 @@ static const char *access_word(int kind)
     return kind == DSM_EMU_LD ? "read" : kind == DSM_EMU_ST ? "write" : kind == DSM_EMU_ASYNC_ST ? "bulk-copy write" : "atomic";
 }
 
+/* The cluster waits the thread of access p had completed (kept modulo 2^16: t's count tells the rest). */
+static uint32_t prior_waits(const emu_access *p, const emu_thread *t)
+{
+    int32_t delta = (int16_t)(uint16_t)(p->waits - (uint16_t)t->waits); /* the count nearest to t's */
+    return delta < 0 && (uint32_t)-delta > t->waits ? 0 : (uint32_t)((int64_t)t->waits + delta);
+}
+
+/* The bytes of word w of mem as they are now. */
+static const unsigned char *word_ptr(emu_launch *L, const emu_mem *mem, size_t w)
+{
+    return mem->owner ? emu_smem_ptr(L, mem->owner, 4 * w) : mem->gstart + 4 * w;
+}
+
 static void race_timeline(emu_launch *L, emu_thread *t, const emu_access *prior, bool prior_is_write, int kind,
                           emu_site site)
 {
+    if (prior->cl != L->cl_seq)
+        return; /* the timeline draws this cluster only */
     emu_tl_event ev[2] = {
-        {prior->cta, prior->waits, prior->tid, prior_is_write ? "earlier write" : "earlier read", prior->site},
+        {prior->cta, prior_waits(prior, t), prior->tid, prior_is_write ? "earlier write" : "earlier read",
+         emu_site_of(prior->site)},
         {(int32_t)t->cta->rank, t->waits, t->tid, kind == DSM_EMU_LD ? "this read" : "this write", site},
     };
     emu_report_timeline(L, ev, 2);
 }
 
+/* "rank 1 thread 3", or for an access of another cluster of the launch, its blockIdx and cluster. */
+static const char *who_of(emu_launch *L, const emu_access *p, char *buf, size_t n)
+{
+    if (p->cl == L->cl_seq) {
+        snprintf(buf, n, "rank %u thread %u", p->cta, p->tid);
+        return buf;
+    }
+    /* clusters run x fastest, then y, then z (launch.c); ranks likewise inside a cluster */
+    dsm_dim3 cd = L->cfg.cluster, g = L->cfg.grid;
+    uint32_t nx = g.x / cd.x, ny = g.y / cd.y;
+    uint32_t cx = p->cl % nx, cy = p->cl / nx % ny, cz = p->cl / nx / ny;
+    uint32_t rx = p->cta % cd.x, ry = p->cta / cd.x % cd.y, rz = p->cta / cd.x / cd.y;
+    snprintf(buf, n, "blockIdx (%u,%u,%u) thread %u, of cluster (%u,%u,%u) (an earlier cluster of this launch)",
+             cx * cd.x + rx, cy * cd.y + ry, cz * cd.z + rz, p->tid, cx, cy, cz);
+    return buf;
+}
+
+/* The "memory" line of a race report. */
+static void report_memory(const emu_mem *mem, size_t off)
+{
+    if (mem->owner) {
+        emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", mem->owner->rank, off);
+        return;
+    }
+    for (size_t i = 0; i < emu_global_count(); i++) {
+        const unsigned char *start;
+        size_t bytes;
+        emu_global_buffer(i, &start, &bytes);
+        if (start == mem->gstart) {
+            emu_report_line("memory", "global memory: device buffer %zu (%zu bytes at %p, from dsm_malloc), byte "
+                                      "offset %zu (word %zu)", i, bytes, (const void *)start, off, off / 4);
+            return;
+        }
+    }
+}
+
 /* The async proxy's two races: a copy into memory a reader may still be
  * reading (a ring slot reused too early), and a read before the copy landed. */
-static bool report_async_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, int kind,
+static bool report_async_race(emu_launch *L, emu_thread *t, const emu_mem *mem, size_t off, int kind,
                               const emu_access *prior, bool prior_is_write, emu_site site)
 {
+    emu_cta *owner = mem->owner;
+    if (!owner)
+        return false;
     if (kind == DSM_EMU_ASYNC_ST && !prior_is_write) {
         if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,
                              "a bulk copy overwrites rank %u's shared memory while rank %u thread %u may still be "
@@ -195,7 +266,7 @@ static bool report_async_race(emu_launch *L, emu_thread *t, emu_cta *owner, size
             emu_report_line("memory", "rank %u's shared memory, offset 0x%zx (a ring slot?)", owner->rank, off);
             emu_report_line("reader", "rank %u thread %u read it here, and nothing it did since tells this "
                                       "thread it is done:", prior->cta, prior->tid);
-            emu_report_site("", prior->site);
+            emu_report_site("", emu_site_of(prior->site));
             emu_report_line("on GPU", "no error: the reader sometimes sees the next chunk's bytes in place of the "
                                       "one it was reading");
             emu_report_line("fix", "reuse a slot only after its reader released it: the reader arrives on an "
@@ -214,7 +285,7 @@ static bool report_async_race(emu_launch *L, emu_thread *t, emu_cta *owner, size
             emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", owner->rank, off);
             emu_report_line("copy", "issued by rank %u thread %u; it completes on an mbarrier this thread has not "
                                     "waited for (in the right phase):", prior->cta, prior->tid);
-            emu_report_site("", prior->site);
+            emu_report_site("", emu_site_of(prior->site));
             if (t->wait_site.file) {
                 char w[256];
                 emu_report_line("last wait", "%s, parity %u: %s", emu_site_short(t->wait_site, w, sizeof w),
@@ -235,32 +306,41 @@ static bool report_async_race(emu_launch *L, emu_thread *t, emu_cta *owner, size
     return false;
 }
 
-static void report_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, int kind,
-                        const emu_access *prior, bool prior_is_write, emu_site site)
+/* rmw: the store of the pair went to the word its thread had just loaded. */
+static void report_race(emu_launch *L, emu_thread *t, const emu_mem *mem, size_t off, int kind,
+                        const emu_access *prior, bool prior_is_write, bool rmw, emu_site site)
 {
+    emu_cta *owner = mem->owner;
     bool ww = prior_is_write && kind != DSM_EMU_LD;
-    if (report_async_race(L, t, owner, off, kind, prior, prior_is_write, site))
+    if (report_async_race(L, t, mem, off, kind, prior, prior_is_write, site))
         return;
+    bool same_cluster = prior->cl == L->cl_seq;
     /* A read of a peer's write that a cluster barrier would have ordered had the writer released it. */
-    bool unpublished = prior_is_write && kind == DSM_EMU_LD && prior->cta != t->cta->rank && t->waits > prior->waits;
+    bool unpublished = prior_is_write && kind == DSM_EMU_LD && same_cluster && prior->cta != t->cta->rank &&
+                       t->waits > prior_waits(prior, t);
     dsm_report_kind rk = unpublished ? DSM_REPORT_UNPUBLISHED_READ
                          : ww        ? DSM_REPORT_RACE_WRITE_WRITE
                                      : DSM_REPORT_RACE_READ_WRITE;
+    char where[64];
+    if (owner)
+        snprintf(where, sizeof where, "rank %u's shared memory", owner->rank);
+    else
+        snprintf(where, sizeof where, "global memory");
     bool begun = unpublished
-                     ? emu_report_begin(rk, dsmErrorRaceDetected,
-                                        "read of rank %u's shared memory that rank %u wrote but never published",
-                                        owner->rank, prior->cta)
+                     ? emu_report_begin(rk, dsmErrorRaceDetected, "read of %s that rank %u wrote but never published",
+                                        where, prior->cta)
                      : emu_report_begin(rk, dsmErrorRaceDetected,
-                                        "data race on rank %u's shared memory: unordered %s and %s of the same word",
-                                        owner->rank, prior_is_write ? "write" : "read", access_word(kind));
+                                        "data race on %s: unordered %s and %s of the same word", where,
+                                        prior_is_write ? "write" : "read", access_word(kind));
     if (!begun)
         return;
+    char who[160];
     emu_report_who(L, t);
     emu_report_site("where", site);
-    emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", owner->rank, off);
-    emu_report_line(unpublished ? "written" : "earlier", "%s by rank %u thread %u, not ordered before this access:",
-                    prior_is_write ? "a write" : "a read", prior->cta, prior->tid);
-    emu_report_site("", prior->site);
+    report_memory(mem, off);
+    emu_report_line(unpublished ? "written" : "earlier", "%s by %s, not ordered before this access:",
+                    prior_is_write ? "a write" : "a read", who_of(L, prior, who, sizeof who));
+    emu_report_site("", emu_site_of(prior->site));
     if (unpublished) {
         emu_report_line("why", "a cluster barrier lies between the write and this read, but the writing thread "
                                "did not publish the write: it arrived with barrier.cluster.arrive.relaxed (which "
@@ -272,20 +352,32 @@ static void report_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off
         emu_report_end();
         return;
     }
-    /* A read-modify-write: the store of the pair went to the word its thread had just loaded. */
-    bool rmw = prior_is_write ? (prior->flags & ACC_RMW) != 0
-                              : kind != DSM_EMU_LD && t->last_read_cta == (int32_t)owner->rank &&
-                                    t->last_read_word == off / 4;
+    if (!same_cluster)
+        emu_report_line("why", "the clusters of a launch run in any order and at the same time; between "
+                               "clusters only a gpu-scope release and acquire orders accesses (cluster barriers "
+                               "and mbarriers order one cluster only)");
     bool same_thread_kind = rmw || (prior_is_write && kind != DSM_EMU_LD);
     if (rmw)
         emu_report_line("note", "a plain read followed by a plain write of the same word from several threads "
                                 "is a read-modify-write race: two threads read the same old value and one "
                                 "update is lost");
     emu_report_line("on GPU", "no error: silently wrong results, different from run to run");
-    if (same_thread_kind)
-        emu_report_line("fix", "use an atomic (dsm_atom_add_shared_cluster_u32 / dsm_red_add_shared_cluster_u32) "
-                               "for updates several threads make, or order the accesses with a barrier "
-                               "(__syncthreads within a CTA, a cluster barrier across CTAs)");
+    if (!owner && !same_cluster)
+        emu_report_line("fix", same_thread_kind
+                                   ? "give each block its own words of the buffer, or update shared counters with "
+                                     "atomics (atomicAdd)"
+                                   : "give each block its own words of the buffer; a block may read what another "
+                                     "cluster wrote only after a gpu-scope release/acquire pair "
+                                     "(dsm_st_release_gpu_u32 after the writes, dsm_ld_acquire_gpu_u32 before the "
+                                     "reads)");
+    else if (same_thread_kind)
+        emu_report_line("fix", owner ? "use an atomic (dsm_atom_add_shared_cluster_u32 / "
+                                       "dsm_red_add_shared_cluster_u32) for updates several threads make, or order "
+                                       "the accesses with a barrier (__syncthreads within a CTA, a cluster barrier "
+                                       "across CTAs)"
+                                     : "use an atomic (atomicAdd) for updates several threads make, or order the "
+                                       "accesses with a barrier (__syncthreads within a CTA, a cluster barrier "
+                                       "across CTAs)");
     else if (!prior_is_write)
         emu_report_line("fix", "the write reuses memory another thread may still be reading: put a barrier "
                                "between the last read and the new write (__syncthreads within a CTA, a cluster "
@@ -295,11 +387,17 @@ static void report_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off
         emu_report_line("fix", "order the write before the read: __syncthreads between them (every thread of the "
                                "block), or for a producer and its consumers an mbarrier the writer arrives on and "
                                "the readers wait for");
-    else
+    else if (owner)
         emu_report_line("fix", "order the write before the read: the writer publishes it (a cluster barrier "
                                "arrive.release, an mbarrier arrive, or dsm_st_release_cluster_u32 on a flag) and "
                                "the reader waits for that (cluster barrier wait, mbarrier wait, "
                                "dsm_ld_acquire_cluster_u32) before reading");
+    else
+        emu_report_line("fix", "if the read should see this write, the writer publishes it (a cluster barrier, an "
+                               "mbarrier arrive, a release flag) and the reader waits for that before reading; if "
+                               "the write is already the next round's, the writer must first wait until the reader "
+                               "is done with the slot (a cluster barrier after the reads, or two slots used in "
+                               "turn)");
     race_timeline(L, t, prior, prior_is_write, kind, site);
     emu_report_end();
 }
@@ -309,7 +407,7 @@ static void report_race(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off
  * The store's value is known only after it happened: the check waits for the
  * next call into the emulator (emu_race_settle). */
 typedef struct ww_pending {
-    emu_cta *owner;
+    emu_mem mem;
     size_t word;
     uint32_t before;
     emu_access prior;
@@ -329,9 +427,9 @@ bool emu_race_unfenced_write(emu_launch *L, emu_cta *c, size_t off, uint32_t byt
         const emu_access *a = &c->shadow[w].w;
         if (!(a->flags & ACC_VALID) || (a->flags & ACC_ASYNC) || a->cta != c->rank)
             continue;
-        if (c->threads[a->tid].proxy_fences == a->pfence) {
+        if ((uint8_t)c->threads[a->tid].proxy_fences == a->pfence) {
             *tid = a->tid;
-            *site = a->site;
+            *site = emu_site_of(a->site);
             *word_off = w * 4;
             return true;
         }
@@ -344,14 +442,64 @@ bool emu_race_settle(emu_launch *L)
     for (int i = 0; i < emu_ww_pending; i++) {
         ww_pending *p = &pending[i];
         uint32_t now;
-        memcpy(&now, emu_smem_ptr(L, p->owner, 4 * p->word), 4);
-        if (now != p->before && !p->owner->exited) {
+        memcpy(&now, word_ptr(L, &p->mem, p->word), 4);
+        if (now != p->before && !(p->mem.owner && p->mem.owner->exited)) {
             emu_ww_pending = 0;
-            report_race(L, p->t, p->owner, 4 * p->word, p->kind, &p->prior, true, p->site);
+            report_race(L, p->t, &p->mem, 4 * p->word, p->kind, &p->prior, true, (p->prior.flags & ACC_RMW) != 0,
+                        p->site);
             return false;
         }
     }
     emu_ww_pending = 0;
+    return true;
+}
+
+bool emu_race_word(emu_launch *L, emu_thread *t, const emu_mem *mem, emu_shadow *s, size_t w, size_t off,
+                   unsigned bytes, int kind, const emu_site *site)
+{
+    bool atomic = kind == DSM_EMU_ATOM || kind == DSM_EMU_ATOM_LD;
+    bool async = kind == DSM_EMU_ASYNC_ST;
+    emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, t->epoch, t->syncs, L->cl_seq, emu_site_id(site),
+                      (uint16_t)t->tid, (uint16_t)t->waits, (uint8_t)t->cta->rank,
+                      (uint8_t)(ACC_VALID | (atomic ? ACC_ATOMIC : 0) | (async ? ACC_ASYNC : 0)), 0xF,
+                      (uint8_t)t->proxy_fences};
+    if (kind == DSM_EMU_ATOM_LD)
+        kind = DSM_EMU_LD;
+    if (async)
+        kind = DSM_EMU_ST;
+    /* the bytes of this word the access touches (1- and 2-byte accesses share words) */
+    size_t lo = w * 4 > off ? w * 4 : off, hi = w * 4 + 4 < off + bytes ? w * 4 + 4 : off + bytes;
+    now.mask = (uint8_t)(((1u << (hi - lo)) - 1u) << (lo - w * 4));
+    if ((s->w.flags & ACC_VALID) && (s->w.mask & now.mask) && !(atomic && (s->w.flags & ACC_ATOMIC)) &&
+        !ordered(&s->w, t)) {
+        if (kind == DSM_EMU_ST && !async && !(s->w.flags & ACC_ASYNC) &&
+            emu_ww_pending < (int)(sizeof pending / sizeof pending[0])) {
+            ww_pending *p = &pending[emu_ww_pending++];
+            p->mem = *mem;
+            p->word = w;
+            memcpy(&p->before, word_ptr(L, mem, w), 4);
+            p->prior = s->w;
+            p->t = t;
+            p->kind = kind;
+            p->site = *site;
+        } else {
+            report_race(L, t, mem, w * 4, kind, &s->w, true, (s->w.flags & ACC_RMW) != 0, *site);
+            return false;
+        }
+    }
+    if (kind != DSM_EMU_LD && (s->r.flags & ACC_VALID) && (s->r.mask & now.mask) &&
+        !(atomic && (s->r.flags & ACC_ATOMIC)) && !ordered(&s->r, t)) {
+        report_race(L, t, mem, w * 4, async ? DSM_EMU_ASYNC_ST : kind, &s->r, false, t->last_read == s, *site);
+        return false;
+    }
+    if (kind == DSM_EMU_LD) {
+        s->r = now;
+        t->last_read = s;
+    } else {
+        s->w = now;
+        if (kind == DSM_EMU_ST && t->last_read == s)
+            s->w.flags |= ACC_RMW;
+    }
     return true;
 }
 
@@ -360,97 +508,20 @@ bool emu_race_access(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, u
 {
     if (emu_ww_pending && !emu_race_settle(L))
         return false;
+    if (owner != t->cta)
+        emu_lifetime_note(t, owner, off,
+                          kind == DSM_EMU_LD ? EMU_PEER_READ : kind == DSM_EMU_ST ? EMU_PEER_WRITE
+                          : kind == DSM_EMU_ASYNC_ST ? EMU_PEER_COPY_IN : EMU_PEER_ATOMIC, site);
     if (!owner->shadow) {
         size_t words = (L->window_bytes + 3) / 4;
-        owner->shadow = calloc(words ? words : 1, sizeof(emu_shadow));
+        owner->shadow = shadow_alloc(words ? words : 1);
+        owner->shadow_words = words ? words : 1;
         if (!owner->shadow)
             return true;
     }
-    bool atomic = kind == DSM_EMU_ATOM || kind == DSM_EMU_ATOM_LD;
-    bool async = kind == DSM_EMU_ASYNC_ST;
-    emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, t->epoch, t->waits, t->syncs, (uint16_t)t->tid,
-                      (uint8_t)t->cta->rank, (uint8_t)(ACC_VALID | (atomic ? ACC_ATOMIC : 0) | (async ? ACC_ASYNC : 0)),
-                      0xF, t->proxy_fences, *site};
-    if (kind == DSM_EMU_ATOM_LD)
-        kind = DSM_EMU_LD;
-    if (async)
-        kind = DSM_EMU_ST;
-    for (size_t w = off / 4; w < (off + bytes + 3) / 4; w++) {
-        emu_shadow *s = &owner->shadow[w];
-        /* the bytes of this word the access touches (1- and 2-byte accesses share words) */
-        size_t lo = w * 4 > off ? w * 4 : off, hi = w * 4 + 4 < off + bytes ? w * 4 + 4 : off + bytes;
-        now.mask = (uint8_t)(((1u << (hi - lo)) - 1u) << (lo - w * 4));
-        if ((s->w.flags & ACC_VALID) && (s->w.mask & now.mask) && !(atomic && (s->w.flags & ACC_ATOMIC)) &&
-            !ordered(&s->w, t)) {
-            if (kind == DSM_EMU_ST && !async && !(s->w.flags & ACC_ASYNC) &&
-                emu_ww_pending < (int)(sizeof pending / sizeof pending[0])) {
-                ww_pending *p = &pending[emu_ww_pending++];
-                p->owner = owner;
-                p->word = w;
-                memcpy(&p->before, emu_smem_ptr(L, owner, 4 * w), 4);
-                p->prior = s->w;
-                p->t = t;
-                p->kind = kind;
-                p->site = *site;
-            } else {
-                report_race(L, t, owner, w * 4, kind, &s->w, true, *site);
-                return false;
-            }
-        }
-        if (kind != DSM_EMU_LD && (s->r.flags & ACC_VALID) && (s->r.mask & now.mask) &&
-            !(atomic && (s->r.flags & ACC_ATOMIC)) && !ordered(&s->r, t)) {
-            report_race(L, t, owner, w * 4, async ? DSM_EMU_ASYNC_ST : kind, &s->r, false, *site);
+    emu_mem mem = {owner, NULL, 0};
+    for (size_t w = off / 4; w < (off + bytes + 3) / 4; w++)
+        if (!emu_race_word(L, t, &mem, &owner->shadow[w], w, off, bytes, kind, site))
             return false;
-        }
-        if (kind == DSM_EMU_LD) {
-            s->r = now;
-            t->last_read_cta = (int32_t)owner->rank;
-            t->last_read_word = w;
-        } else {
-            s->w = now;
-            if (kind == DSM_EMU_ST && t->last_read_cta == (int32_t)owner->rank && t->last_read_word == w)
-                s->w.flags |= ACC_RMW;
-        }
-    }
     return true;
-}
-
-/* A CTA exits: every access a peer made to its memory through the device API
- * must happen before the exit, or on hardware the exit can come first. */
-void emu_race_check_exit(emu_launch *L, emu_cta *c)
-{
-    if (!c->shadow || emu_report_pending())
-        return;
-    size_t words = (L->window_bytes + 3) / 4;
-    for (size_t w = 0; w < words; w++) {
-        emu_access *acc[2] = {&c->shadow[w].r, &c->shadow[w].w};
-        for (int k = 0; k < 2; k++) {
-            emu_access *a = acc[k];
-            if (!(a->flags & ACC_VALID) || a->cta == c->rank || c->vc[a->cta] >= a->epoch)
-                continue;
-            emu_cta *peer = &L->cluster.ctas[a->cta];
-            if (!emu_report_begin(DSM_REPORT_LIFETIME_HAZARD, dsmErrorLaunchFailure,
-                                  "lifetime trap: rank %u exited while rank %u's %s of its shared memory was "
-                                  "not ordered before the exit",
-                                  c->rank, a->cta, k ? "write" : "read"))
-                return;
-            emu_report_line("access", "rank %u thread %u, offset 0x%zx of rank %u's shared memory:", a->cta, a->tid,
-                            w * 4, c->rank);
-            emu_report_site("", a->site);
-            emu_report_line("exit", "rank %u's last thread returned after:", c->rank);
-            emu_report_site("", c->exit_site);
-            emu_report_line("phase", "cluster barrier phase %u; rank %u %s", L->cluster.phase, peer->rank,
-                            peer->exited ? "has exited too" : "is still running");
-            emu_report_line("on GPU", "cudaErrorLaunchFailure (719, \"unspecified launch failure\") whenever "
-                                      "rank %u finishes first; it depends on timing, so often only sometimes",
-                            c->rank);
-            emu_report_line("fix", "keep every CTA alive until its peers are done with its memory: all CTAs "
-                                   "reach a cluster barrier (dsm_cluster_sync) after the last remote access and "
-                                   "before they exit");
-            emu_tl_event ev = {a->cta, a->waits, a->tid, k ? "its write" : "its read", a->site};
-            emu_report_timeline(L, &ev, 1);
-            emu_report_end();
-            return;
-        }
-    }
 }

@@ -38,6 +38,7 @@ static const char *const kind_names[DSM_REPORT_KIND_COUNT] = {
     [DSM_REPORT_INVALID_LAUNCH] = "invalid_launch",
     [DSM_REPORT_ILLEGAL_ADDRESS] = "illegal_address",
     [DSM_REPORT_TIMEOUT] = "timeout",
+    [DSM_REPORT_MBARRIER_STALE_PARITY] = "mbarrier_stale_parity",
 };
 
 const char *dsm_report_kind_name(dsm_report_kind kind)

@@ -276,7 +276,6 @@ static void setup_cta(emu_launch *L, emu_cta *c, uint32_t rank, dsm_dim3 ctaid)
         emu_thread *t = &c->threads[i];
         t->cta = c;
         t->tid = i;
-        t->last_read_cta = -1;
         t->epoch = 1;
         t->poll_cta = -1;
         t->relaxed_loc = -1;
@@ -298,6 +297,7 @@ void emu_cluster_free(emu_launch *L)
         emu_cta *c = &cl->ctas[r];
         emu_window_free(c);
         emu_shadow_free(c);
+        emu_gpu_cta_free(c);
         emu_publication_free(c);
         for (uint32_t i = 0; c->threads && i < c->nthreads; i++)
             emu_tclock_free(&c->threads[i].known);
@@ -305,8 +305,10 @@ void emu_cluster_free(emu_launch *L)
         free(c->queue);
         memset(c, 0, sizeof *c);
     }
-    for (uint32_t i = 0; i < cl->nmbars; i++)
+    for (uint32_t i = 0; i < cl->nmbars; i++) {
         emu_tclock_free(&cl->mbars[i].tvc);
+        emu_parity_free(&cl->mbars[i]);
+    }
     free(cl->mbars);
     cl->mbars = NULL;
     for (uint32_t i = 0; i < cl->nlocs; i++)

@@ -3,6 +3,7 @@
 # hangs, compute-sanitizer findings), next to their fixed twins; one text file per case under OUTDIR.
 # Usage: tools/gpu/emu_twins.sh OUTDIR   (a Hopper GPU and nvcc; about 5 minutes)
 # The same driver linked with the emulator (EMU=1) prints the emulator's report kind for each case instead.
+# CASES="a b ..." runs only those cases (and the sanitizer runs among them); ISSUE19=1 the cases issue 19 added.
 set -uo pipefail
 out=${1:?usage: emu_twins.sh OUTDIR}
 mkdir -p "$out"
@@ -15,7 +16,7 @@ if [ ! -f /usr/include/cmocka.h ] && ls .deps/*.deb >/dev/null 2>&1; then
 fi
 b=build/twins
 mkdir -p "$b"
-kernels="plain async_ring flags multicast bulk_global"
+kernels="plain async_ring flags multicast bulk_global lifetime_order parity mbarrier_init pending_tx global_mem"
 if [ "${EMU:-0}" = 1 ]; then
   export TWINS_REPEATS=${TWINS_REPEATS:-1}
   make --no-print-directory runtime >/dev/null || exit 1
@@ -36,10 +37,22 @@ else
     -o $b/twins || exit 1
 fi
 
+issue19="done_read_arrive done_read_arrive_fixed done_read_flag done_read_flag_fixed
+  copy_out_no_barrier copy_out_final_barrier arrive_unwaited arrive_final_barrier
+  stream_parity_zero stream_parity_round
+  tokens_parity_zero tokens_parity_round init_relaxed_no_fence init_release_no_fence init_fence_relaxed
+  pending_tx_armed_all pending_tx_armed_needed gscratch_no_barrier gscratch_barrier
+  totals_one_word totals_own_words totals_atomic gpu_flag_relaxed gpu_flag_release gpu_flag_fenced
+  flush_past_bins flush_bounded"
+[ "${ISSUE19:-0}" = 1 ] && CASES=${CASES:-$issue19}
+# selected CASE: whether the case is to run
+selected() { [ -z "${CASES:-}" ] || case " $(echo $CASES) " in (*" $1 "*) true;; (*) false;; esac; }
+
 # case [tool]: runs one case (a hang is killed after 15 s; 20 launches, TWINS_REPEATS), under compute-sanitizer
 # when a tool is named.
 run() {
   local c=$1 tool=${2:-} f rc
+  selected "$c" || return 0
   f=$out/$c${tool:+.$tool}.txt
   if [ -n "$tool" ]; then
     [ "${EMU:-0}" = 1 ] && return 0
@@ -62,12 +75,14 @@ run() {
            ring_0 ring_1 ring_2 ring_3 ring_4 ring_5 pingpong_release pingpong_relaxed pingpong_wrong_value \
            flag_handoff_release flag_handoff_relaxed volatile_fenced volatile_unfenced \
            mcast_0 mcast_1 mcast_2 mcast_3 mcast_4 mcast_5 mcast_6 mcast_7 mcast_8 mcast_9 mcast_10 mcast_11 \
-           load_0 load_1 load_2 load_3 store_0 store_2 store_3 store_5; do
+           load_0 load_1 load_2 load_3 store_0 store_2 store_3 store_5 $issue19; do
     run "$c"
   done
   # what the sanitizers say about the buggy twins whose bug they can see
   for c in histogram_plain publish_relaxed warp_handoff_nowait ring_1 mcast_0 mcast_4 mcast_8; do run "$c" racecheck; done
   for c in mcast_0 mcast_1 mcast_2 mcast_10 load_1; do run "$c" memcheck; done
-  for c in copy_unguarded read_after_exit uninitialised; do run "$c" memcheck; done
+  for c in copy_unguarded read_after_exit uninitialised done_read_arrive copy_out_no_barrier flush_past_bins; do
+    run "$c" memcheck
+  done
   run uninitialised initcheck
 } | tee "$out/SUMMARY.txt"

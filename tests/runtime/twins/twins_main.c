@@ -19,6 +19,18 @@ DSM_DECLARE_KERNEL(flag_ping_pong);
 DSM_DECLARE_KERNEL(flag_handoff);
 DSM_DECLARE_KERNEL(mixed_arrive);
 DSM_DECLARE_KERNEL(volatile_handoff);
+DSM_DECLARE_KERNEL(done_then_read_arrive);
+DSM_DECLARE_KERNEL(done_then_read_flag);
+DSM_DECLARE_KERNEL(copy_out_then_exit);
+DSM_DECLARE_KERNEL(arrive_then_exit);
+DSM_DECLARE_KERNEL(one_slot_stream);
+DSM_DECLARE_KERNEL(token_rounds);
+DSM_DECLARE_KERNEL(init_then_peer_arrive);
+DSM_DECLARE_KERNEL(short_stream);
+DSM_DECLARE_KERNEL(scratch_exchange);
+DSM_DECLARE_KERNEL(cluster_totals);
+DSM_DECLARE_KERNEL(gpu_flag_handoff);
+DSM_DECLARE_KERNEL(flush_bins);
 DSM_DECLARE_KERNEL(mcast_ring);
 DSM_DECLARE_KERNEL(bulk_load);
 DSM_DECLARE_KERNEL(bulk_store);
@@ -303,6 +315,226 @@ static int flag_handoff(dsm_kernel_t k, int relaxed)
     return 0;
 }
 
+/* ---- issue 19's twins: 132 clusters of 2 CTAs x 32 threads unless said otherwise ---- */
+#define TW_GRID 264
+#define TW_WORDS 32
+
+/* Runs k REPEATS times with args (out first, zeroed each time); counts the words of out that differ from
+ * want(block, word) and the failed launches. */
+static int twin_words(dsm_kernel_t k, void **args, uint32_t *out, unsigned grid, unsigned cluster, size_t words,
+                      uint32_t (*want)(uint32_t b, uint32_t i, int flag), int flag, const char *what)
+{
+    uint32_t *h = malloc(words * 4);
+    long wrong = 0;
+    int wrong_runs = 0, failed = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(out, 0, words * 4);
+        if (launch(grid, TW_WORDS, cluster, k, args) != dsmSuccess) {
+            failed++;
+            continue;
+        }
+        dsm_memcpy_to_host(h, out, words * 4);
+        long w = 0;
+        for (size_t j = 0; j < words; j++) {
+            uint32_t b = (uint32_t)(j / TW_WORDS), i = (uint32_t)(j % TW_WORDS), e = want(b, i, flag);
+            if (e != UINT32_MAX && h[j] != e)
+                w++;
+        }
+        wrong += w;
+        wrong_runs += w > 0;
+    }
+    printf("result: %s: %d of %d launches failed; %d of the others had wrong words (%ld in all)\n", what, failed,
+           REPEATS, wrong_runs, wrong);
+    free(h);
+    return 0;
+}
+
+static uint32_t want_done_read(uint32_t b, uint32_t i, int flag) { (void)b; (void)flag; return i; }
+static uint32_t want_copy_out(uint32_t b, uint32_t i, int flag) { (void)flag; return ((b % 2) ^ 1u) * 100u + i; }
+static uint32_t want_stream(uint32_t b, uint32_t i, int flag)
+{
+    (void)flag;
+    uint32_t e = 0;
+    if (b % 2 == 0)
+        return UINT32_MAX; /* senders write nothing */
+    for (uint32_t k = 0; k < 6; k++)
+        e += (k + 1) * (k * 1000u + i);
+    return e;
+}
+static uint32_t want_short(uint32_t b, uint32_t i, int chunks)
+{
+    uint32_t e = 0, left = (b % 2) ^ 1u;
+    for (uint32_t s = 0; s < (uint32_t)chunks; s++)
+        e += left * 1000u + s * 100u + i;
+    return e;
+}
+static uint32_t want_exchange(uint32_t b, uint32_t i, int flag)
+{
+    (void)flag;
+    uint32_t e = 0;
+    for (uint32_t r = 0; r < 4; r++)
+        e += (b ^ 1u) * 1000u + r * 100u + i;
+    return e;
+}
+
+static int done_read(dsm_kernel_t k, int fixed)
+{
+    uint32_t *out = dev(TW_GRID * TW_WORDS * 4);
+    void *args[] = {&out, &fixed};
+    return twin_words(k, args, out, TW_GRID, 2, TW_GRID * TW_WORDS, want_done_read, 0, "peer tile copies");
+}
+
+static int copy_out(int final_barrier)
+{
+    uint32_t *out = dev(TW_GRID * TW_WORDS * 4);
+    void *args[] = {&out, &final_barrier};
+    return twin_words(DSM_KERNEL(copy_out_then_exit), args, out, TW_GRID, 2, TW_GRID * TW_WORDS, want_copy_out, 0,
+                      "received tiles");
+}
+
+static uint32_t want_rank1(uint32_t b, uint32_t i, int flag) { (void)i; (void)flag; return b % 2 + 1u; }
+
+static int arrive_exit(int final_barrier)
+{
+    uint32_t *out = dev(TW_GRID * TW_WORDS * 4);
+    void *args[] = {&out, &final_barrier};
+    return twin_words(DSM_KERNEL(arrive_then_exit), args, out, TW_GRID, 2, TW_GRID * TW_WORDS, want_rank1, 0,
+                      "rank words");
+}
+
+static int stream(int how)
+{
+    uint32_t *out = dev(TW_GRID * TW_WORDS * 4);
+    void *args[] = {&out, &how};
+    return twin_words(DSM_KERNEL(one_slot_stream), args, out, TW_GRID, 2, TW_GRID * TW_WORDS, want_stream, 0,
+                      "receiver sums");
+}
+
+static int tokens(int how)
+{
+    uint32_t *out = dev(TW_GRID * 4), h[TW_GRID];
+    void *args[] = {&out, &how};
+    int wrong = 0, failed = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(out, 0, sizeof h);
+        if (launch(TW_GRID, TW_WORDS, 2, DSM_KERNEL(token_rounds), args) != dsmSuccess) {
+            failed++;
+            continue;
+        }
+        dsm_memcpy_to_host(h, out, sizeof h);
+        for (int b = 1; b < TW_GRID; b += 2)
+            wrong += h[b] != 21u;
+    }
+    printf("result: %d of %d launches failed; %d wrong token sums\n", failed, REPEATS, wrong);
+    return 0;
+}
+
+static int init_arrive(int how)
+{
+    uint32_t *out = dev(TW_GRID * 4), h[TW_GRID];
+    void *args[] = {&out, &how};
+    int wrong = 0, failed = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(out, 0, sizeof h);
+        if (launch(TW_GRID, TW_WORDS, 2, DSM_KERNEL(init_then_peer_arrive), args) != dsmSuccess) {
+            failed++;
+            continue;
+        }
+        dsm_memcpy_to_host(h, out, sizeof h);
+        for (int b = 0; b < TW_GRID; b++)
+            wrong += h[b] != 1u;
+    }
+    printf("result: %d of %d launches failed; %d blocks did not finish their wait\n", failed, REPEATS, wrong);
+    return 0;
+}
+
+static int short_stream(int arm_all)
+{
+    uint32_t *out = dev(TW_GRID * TW_WORDS * 4);
+    int chunks = 2;
+    void *args[] = {&out, &chunks, &arm_all};
+    return twin_words(DSM_KERNEL(short_stream), args, out, TW_GRID, 2, TW_GRID * TW_WORDS, want_short, chunks,
+                      "2 chunks into a ring of 4");
+}
+
+static int exchange(int fixed)
+{
+    uint32_t *scratch = dev(TW_GRID * TW_WORDS * 4), *out = dev(TW_GRID * TW_WORDS * 4);
+    void *args[] = {&scratch, &out, &fixed};
+    return twin_words(DSM_KERNEL(scratch_exchange), args, out, TW_GRID, 2, TW_GRID * TW_WORDS, want_exchange, 0,
+                      "exchange sums");
+}
+
+static int totals(int how)
+{
+    uint32_t *out = dev(132 * 4), h[132];
+    void *args[] = {&out, &how};
+    int wrong = 0, failed = 0;
+    uint32_t last = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(out, 0, sizeof h);
+        if (launch(TW_GRID, TW_WORDS, 2, DSM_KERNEL(cluster_totals), args) != dsmSuccess) {
+            failed++;
+            continue;
+        }
+        dsm_memcpy_to_host(h, out, sizeof h);
+        if (how == 0)
+            wrong += h[0] != last && r > 0, last = h[0];
+        else if (how == 1)
+            for (int c = 0; c < 132; c++)
+                wrong += h[c] != 3u;
+        else
+            wrong += h[0] != 3u * 132u;
+    }
+    printf("result: %d of %d launches failed; %d %s\n", failed, REPEATS, wrong,
+           how == 0 ? "launches where out[0] (which cluster stored last) changed" : "wrong totals");
+    return 0;
+}
+
+static int gpu_handoff(int how)
+{
+    uint32_t *data = dev(TW_WORDS * 4), *flag = dev(4), *out = dev(TW_WORDS * 4), h[TW_WORDS];
+    void *args[] = {&data, &flag, &out, &how};
+    int wrong = 0, failed = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(data, 0, sizeof h);
+        dsm_memset(flag, 0, 4);
+        dsm_memset(out, 0, sizeof h);
+        if (launch(4, TW_WORDS, 2, DSM_KERNEL(gpu_flag_handoff), args) != dsmSuccess) {
+            failed++;
+            continue;
+        }
+        dsm_memcpy_to_host(h, out, sizeof h);
+        for (uint32_t i = 0; i < TW_WORDS; i++)
+            wrong += h[i] != i * 7u + 1u;
+    }
+    printf("result: %d of %d launches failed; %d stale words read by cluster 1\n", failed, REPEATS, wrong);
+    return 0;
+}
+
+static int flush(int bounded)
+{
+    int nbins = 10;
+    uint32_t *bins = dev((size_t)nbins * 4), h[10];
+    void *args[] = {&bins, &nbins, &bounded};
+    int failed = 0, wrong = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(bins, 0, sizeof h);
+        if (launch(4, TW_WORDS, 4, DSM_KERNEL(flush_bins), args) != dsmSuccess) {
+            failed++;
+            continue;
+        }
+        dsm_memcpy_to_host(h, bins, sizeof h);
+        uint32_t total = 0;
+        for (int i = 0; i < nbins; i++)
+            total += h[i];
+        wrong += total != 3u * 32u + 11u;
+    }
+    printf("result: %d of %d launches failed; %d wrong bin totals (the writes past the end are not seen here)\n",
+           failed, REPEATS, wrong);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -338,6 +570,33 @@ int main(int argc, char **argv)
     if (!strcmp(c, "flag_handoff_release")) return flag_handoff(DSM_KERNEL(flag_handoff), 0);
     if (!strcmp(c, "volatile_unfenced")) return flag_handoff(DSM_KERNEL(volatile_handoff), 0);
     if (!strcmp(c, "volatile_fenced")) return flag_handoff(DSM_KERNEL(volatile_handoff), 1);
+    if (!strcmp(c, "done_read_arrive")) return done_read(DSM_KERNEL(done_then_read_arrive), 0);
+    if (!strcmp(c, "done_read_arrive_fixed")) return done_read(DSM_KERNEL(done_then_read_arrive), 1);
+    if (!strcmp(c, "done_read_flag")) return done_read(DSM_KERNEL(done_then_read_flag), 0);
+    if (!strcmp(c, "done_read_flag_fixed")) return done_read(DSM_KERNEL(done_then_read_flag), 1);
+    if (!strcmp(c, "copy_out_no_barrier")) return copy_out(0);
+    if (!strcmp(c, "copy_out_final_barrier")) return copy_out(1);
+    if (!strcmp(c, "arrive_unwaited")) return arrive_exit(0);
+    if (!strcmp(c, "arrive_final_barrier")) return arrive_exit(1);
+    if (!strcmp(c, "stream_parity_zero")) return stream(1);
+    if (!strcmp(c, "stream_parity_round")) return stream(0);
+    if (!strcmp(c, "tokens_parity_zero")) return tokens(1);
+    if (!strcmp(c, "tokens_parity_round")) return tokens(0);
+    if (!strcmp(c, "init_relaxed_no_fence")) return init_arrive(1);
+    if (!strcmp(c, "init_release_no_fence")) return init_arrive(0);
+    if (!strcmp(c, "init_fence_relaxed")) return init_arrive(2);
+    if (!strcmp(c, "pending_tx_armed_all")) return short_stream(1);
+    if (!strcmp(c, "pending_tx_armed_needed")) return short_stream(0);
+    if (!strcmp(c, "gscratch_no_barrier")) return exchange(0);
+    if (!strcmp(c, "gscratch_barrier")) return exchange(1);
+    if (!strcmp(c, "totals_one_word")) return totals(0);
+    if (!strcmp(c, "totals_own_words")) return totals(1);
+    if (!strcmp(c, "totals_atomic")) return totals(2);
+    if (!strcmp(c, "gpu_flag_relaxed")) return gpu_handoff(1);
+    if (!strcmp(c, "gpu_flag_release")) return gpu_handoff(0);
+    if (!strcmp(c, "gpu_flag_fenced")) return gpu_handoff(2);
+    if (!strcmp(c, "flush_past_bins")) return flush(0);
+    if (!strcmp(c, "flush_bounded")) return flush(1);
     fprintf(stderr, "twins: unknown case '%s'\n", c);
     return 2;
 }
