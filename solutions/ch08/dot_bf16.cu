@@ -27,7 +27,7 @@ static __device__ __forceinline__ void gemv_rowpar(const uint4 *__restrict__ W, 
         float acc[GEMV_ACC_MAX];
         for (int j = 0; j < RT * NB; ++j)
             acc[j] = 0.0f;
-        dot_bf16_accumulate(W, x, M, kc, m0 + group * RT, nb, h * 32 + lane, kc, 32 * g.parts, unroll, acc, RT, NB);
+        dot_bf16_accumulate(W, x, m0 + nrows, kc, m0 + group * RT, nb, h * 32 + lane, kc, 32 * g.parts, unroll, acc, RT, NB);
         gemv_store_partial(red, g, u, lane, acc, RT * NB);
     }
     gemv_block_reduce(red, part, g, nrows, nb, RT, NB);

@@ -12,12 +12,13 @@
  * dot_bf16_accumulate: one thread's share of RT rows times nb tokens.
  *
  * For every chunk c = first, first + stride, first + 2 * stride, ... below end,
- * every row i < RT with row0 + i < M and every token b < nb, adds the 8
+ * every row i < RT with row0 + i < row_end and every token b < nb, adds the 8
  * products of chunk c of row row0 + i and chunk c of token b to
- * acc[i * NB + b] (layout and chunks: gemv_block.h). Rows at or past M add
- * nothing; acc[i * NB + b] for b >= nb is left as it is.
+ * acc[i * NB + b] (layout and chunks: gemv_shape.h). Rows at or past row_end
+ * (past M, or another CTA's) add nothing and are not read; acc[i * NB + b]
+ * for b >= nb is left as it is.
  *
- * Every load of W and x is one 16-byte load (a uint4), and every chunk of W
+ * Every load of W and x is one 16-byte load (gemv_ld16), and every chunk of W
  * it covers is loaded exactly once. `unroll` (1, 2 or 4) is how many chunks
  * of each row the thread loads before it uses the first: the loads of one
  * round are independent, so they are in flight together. RT and NB are
@@ -43,7 +44,7 @@ static __device__ __forceinline__ float dot_bf16_chunk(uint4 w, uint4 v, float s
 
 /* U rounds' worth of chunks per row: all the loads first, then the arithmetic. */
 static __device__ __forceinline__ void dot_bf16_rounds(const uint4 *__restrict__ W, const uint4 *__restrict__ x,
-                                                       int M, int kc, int row0, int nb, int first, int end,
+                                                       int row_end, int kc, int row0, int nb, int first, int end,
                                                        int stride, float *acc, const int U, const int RT,
                                                        const int NB)
 {
@@ -56,10 +57,10 @@ static __device__ __forceinline__ void dot_bf16_rounds(const uint4 *__restrict__
         for (int u = 0; u < U; ++u) {
             GEMV_UNROLL
             for (int i = 0; i < RT; ++i)
-                w[u][i] = row0 + i < M ? W[(size_t)(row0 + i) * (size_t)kc + (size_t)(c + u * stride)] : zero;
+                w[u][i] = row0 + i < row_end ? gemv_ld16(&W[(size_t)(row0 + i) * (size_t)kc + (size_t)(c + u * stride)]) : zero;
             GEMV_UNROLL
             for (int b = 0; b < NB; ++b)
-                v[u][b] = b < nb ? x[(size_t)b * (size_t)kc + (size_t)(c + u * stride)] : zero;
+                v[u][b] = b < nb ? gemv_ld16(&x[(size_t)b * (size_t)kc + (size_t)(c + u * stride)]) : zero;
         }
         GEMV_UNROLL
         for (int u = 0; u < U; ++u)
@@ -73,37 +74,37 @@ static __device__ __forceinline__ void dot_bf16_rounds(const uint4 *__restrict__
     for (; c < end; c += stride) {
         GEMV_UNROLL
         for (int i = 0; i < RT; ++i) {
-            uint4 w = row0 + i < M ? W[(size_t)(row0 + i) * (size_t)kc + (size_t)c] : zero;
+            uint4 w = row0 + i < row_end ? gemv_ld16(&W[(size_t)(row0 + i) * (size_t)kc + (size_t)c]) : zero;
             GEMV_UNROLL
             for (int b = 0; b < NB; ++b)
                 if (b < nb)
-                    acc[i * NB + b] = dot_bf16_chunk(w, x[(size_t)b * (size_t)kc + (size_t)c], acc[i * NB + b]);
+                    acc[i * NB + b] = dot_bf16_chunk(w, gemv_ld16(&x[(size_t)b * (size_t)kc + (size_t)c]), acc[i * NB + b]);
         }
     }
 }
 // END SOLUTION
 
 static __device__ __forceinline__ void dot_bf16_accumulate(const uint4 *__restrict__ W, const uint4 *__restrict__ x,
-                                                           int M, int kc, int row0, int nb, int first, int end,
+                                                           int row_end, int kc, int row0, int nb, int first, int end,
                                                            int stride, int unroll, float *acc, const int RT,
                                                            const int NB)
 {
     // BEGIN SOLUTION
     //~ // TODO(ch08.dot_bf16): for every chunk c = first, first + stride, ... below end,
-    //~ // load chunk c of each row row0 + i < M (i < RT) and of each token b < nb, one
+    //~ // load chunk c of each row row0 + i < row_end (i < RT) and of each token b < nb, one
     //~ // uint4 each, and add the 8 products to acc[i * NB + b]: widen each half of
     //~ // each 32-bit word with bf16_lo / bf16_hi (bf16.h). Load `unroll` chunks of
     //~ // every row before you use the first.
-    //~ (void)W; (void)x; (void)M; (void)kc; (void)row0; (void)nb; (void)first;
+    //~ (void)W; (void)x; (void)row_end; (void)kc; (void)row0; (void)nb; (void)first;
     //~ (void)end; (void)stride; (void)unroll; (void)acc; (void)RT; (void)NB;
     /* Eight registers of x per token and round: with 4 and 8 tokens, 4 rounds
      * would cost more registers than the loads in flight buy. */
     if (unroll >= 4 && NB <= 2)
-        dot_bf16_rounds(W, x, M, kc, row0, nb, first, end, stride, acc, 4, RT, NB);
+        dot_bf16_rounds(W, x, row_end, kc, row0, nb, first, end, stride, acc, 4, RT, NB);
     else if (unroll >= 2)
-        dot_bf16_rounds(W, x, M, kc, row0, nb, first, end, stride, acc, 2, RT, NB);
+        dot_bf16_rounds(W, x, row_end, kc, row0, nb, first, end, stride, acc, 2, RT, NB);
     else
-        dot_bf16_rounds(W, x, M, kc, row0, nb, first, end, stride, acc, 1, RT, NB);
+        dot_bf16_rounds(W, x, row_end, kc, row0, nb, first, end, stride, acc, 1, RT, NB);
     // END SOLUTION
 }
 

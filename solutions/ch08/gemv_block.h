@@ -6,6 +6,22 @@
 #include "bf16.h"
 #include "gemv_shape.h"
 
+/* One 16-byte load of global memory. On the GPU, nvcc makes any uint4 load
+ * one ld.global.v4 instruction. Compiled as C for the emulator, a uint4 whose
+ * four fields are then used one by one may be loaded as four 4-byte loads
+ * (the compiler splits the struct into scalars); going through memcpy keeps
+ * it one 16-byte access, so that the emulator sees what the GPU does. */
+static __device__ __forceinline__ uint4 gemv_ld16(const uint4 *p)
+{
+#if defined(__CUDACC__)
+    return *p;
+#else
+    uint4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+#endif
+}
+
 /* Thread `lane` of the warp that worked on unit u stores its accumulators
  * acc[0..v) where the reduction expects them: red[lane * stride + u * v + j]. */
 static __device__ __forceinline__ void gemv_store_partial(float *red, gemv_warps g, int u, int lane, const float *acc,

@@ -47,7 +47,7 @@ static __device__ __forceinline__ void gemv_splitk_atomic(const uint4 *__restric
         float acc[GEMV_ACC_MAX];
         for (int j = 0; j < RT * NB; ++j)
             acc[j] = 0.0f;
-        dot_bf16_accumulate(W, x, M, kc, m0 + group * RT, nb, c0 + h * 32 + lane, c1, 32 * g.parts, unroll, acc,
+        dot_bf16_accumulate(W, x, m0 + nrows, kc, m0 + group * RT, nb, c0 + h * 32 + lane, c1, 32 * g.parts, unroll, acc,
                             RT, NB);
         gemv_store_partial(red, g, u, lane, acc, RT * NB);
     }

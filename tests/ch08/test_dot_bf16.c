@@ -105,7 +105,7 @@ static void test_dot_bf16_loads_w_16_bytes_at_a_time_each_byte_once(void **state
         assert_true(dsm_emu_last_counts((uint32_t)blk, &c));
         if (c.gmem_ld_ops == 0 || c.gmem_ld_bytes != 16 * c.gmem_ld_ops)
             fail_msg("CTA %d loaded %llu bytes of global memory in %llu loads: every load of W and x must be one "
-                     "16-byte load (a uint4)", blk, (unsigned long long)c.gmem_ld_bytes,
+                     "16-byte load (gemv_ld16 of a uint4)", blk, (unsigned long long)c.gmem_ld_bytes,
                      (unsigned long long)c.gmem_ld_ops);
         int nrows = M - blk * rows < rows ? M - blk * rows : rows;
         size_t a, b;
