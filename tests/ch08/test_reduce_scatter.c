@@ -56,14 +56,14 @@ static void run_reduce_scatter(int S, int clusters, int n, int threads)
             assert_true(dsm_emu_last_counts((uint32_t)b, &c));
             int q = (int)(b % (size_t)S), mine = share_lo(n, q + 1, S) - share_lo(n, q, S);
             unsigned long long want_bytes = (unsigned long long)(S - 1) * (unsigned long long)mine * 4ull;
+            if (c.dsmem_atom_ops != 0 || c.gmem_atom_ops != 0 || c.smem_atom_ops != 0)
+                fail_msg("clusters of %d, n %d: rank %d used atomics: the sums must come out the same in every run",
+                         S, n, q);
             if (c.dsmem_ld_bytes != want_bytes || c.dsmem_st_bytes != 0 || c.async_out_bytes != 0)
                 fail_msg("clusters of %d, n %d: rank %d loaded %llu bytes from its peers' shared memory and stored "
                          "%llu: a reduce-scatter loads its share (%d floats) from each of the %d peers, %llu bytes, "
                          "and stores nothing into them", S, n, q, (unsigned long long)c.dsmem_ld_bytes,
                          (unsigned long long)(c.dsmem_st_bytes + c.async_out_bytes), mine, S - 1, want_bytes);
-            if (c.dsmem_atom_ops != 0 || c.gmem_atom_ops != 0 || c.smem_atom_ops != 0)
-                fail_msg("clusters of %d, n %d: rank %d used atomics: the sums must come out the same in every run",
-                         S, n, q);
             if (c.cluster_waits_min != 2 || c.cluster_waits_max != 2)
                 fail_msg("clusters of %d, n %d: the threads of rank %d waited at %u to %u cluster barriers: exactly two "
                          "(one publishes the partials, one ends the reads)", S, n, q, c.cluster_waits_min,
@@ -80,7 +80,7 @@ static void run_reduce_scatter(int S, int clusters, int n, int threads)
 static void test_reduce_scatter_sums_in_rank_order_for_clusters_of_1_to_16(void **state)
 {
     (void)state;
-    int sizes[] = {1, 2, 3, 4, 5, 8, 12, 16};
+    int sizes[] = {2, 16, 3, 4, 5, 8, 12, 1};   /* 1 last: a missing barrier shows as the emulator's report first */
     for (int i = 0; i < 8; ++i)
         run_reduce_scatter(sizes[i], 1, 17 + (int)test_random_below(200), 32 * (1 + (int)test_random_below(4)));
 }
