@@ -29,13 +29,13 @@ typedef struct gemv_problem {
     void *dW, *dx, *dy, *dbias, *dres; /* device copies; dy is nb * M floats */
 } gemv_problem;
 
-static uint16_t gemv_test_value(int exact)
+static inline uint16_t gemv_test_value(int exact)
 {
     return exact ? bf16_from_f32((float)((int)test_random_below(17) - 8)) : bf16_from_f32(test_random_float(-1.0f, 1.0f));
 }
 
 /* A problem with random data; with_bias / with_residual add those terms. */
-static gemv_problem gemv_problem_make(int M, int K, int nb, int exact, int with_bias, int with_residual)
+static inline gemv_problem gemv_problem_make(int M, int K, int nb, int exact, int with_bias, int with_residual)
 {
     gemv_problem p;
     memset(&p, 0, sizeof p);
@@ -91,7 +91,7 @@ static gemv_problem gemv_problem_make(int M, int K, int nb, int exact, int with_
     return p;
 }
 
-static void gemv_problem_free(gemv_problem *p)
+static inline void gemv_problem_free(gemv_problem *p)
 {
     dsm_free(p->dW), dsm_free(p->dx), dsm_free(p->dy);
     if (p->dbias)
@@ -111,7 +111,7 @@ static void gemv_problem_free(gemv_problem *p)
 /* Copies y back and compares it with the reference: exactly for an exact
  * problem, within GEMV_TEST_REL_TOL * sum |terms| otherwise. `what` names the
  * configuration in the failure message. Returns 1 when right. */
-static int gemv_problem_check(const gemv_problem *p, const char *what)
+static inline int gemv_problem_check(const gemv_problem *p, const char *what)
 {
     size_t n = (size_t)p->nb * p->M;
     float *y = malloc(n * 4);
@@ -131,7 +131,7 @@ static int gemv_problem_check(const gemv_problem *p, const char *what)
 }
 
 /* K, a multiple of 8 in [8, 8 * max_chunks], often not a multiple of any tile. */
-static int gemv_test_random_K(int max_chunks) { return 8 * (1 + (int)test_random_below((uint32_t)max_chunks)); }
+static inline int gemv_test_random_K(int max_chunks) { return 8 * (1 + (int)test_random_below((uint32_t)max_chunks)); }
 
 /*
  * The emulator's view of W in the last launch, for the CTAs that computed
@@ -140,7 +140,7 @@ static int gemv_test_random_K(int max_chunks) { return 8 * (1 + (int)test_random
  * once. Returns 0 with a message when not. A block that read nothing gets an
  * empty slice.
  */
-static int gemv_block_w_slice(const gemv_problem *p, uint32_t block, int m0, int nrows, size_t *a, size_t *b,
+static inline int gemv_block_w_slice(const gemv_problem *p, uint32_t block, int m0, int nrows, size_t *a, size_t *b,
                               const char *what)
 {
     dsm_emu_gmem_use use;
@@ -170,7 +170,7 @@ static int gemv_block_w_slice(const gemv_problem *p, uint32_t block, int m0, int
 }
 
 /* The slices [a[i], b[i]) of n CTAs cover a row of `row` bytes with no overlap. */
-static int gemv_slices_cover_row(size_t *a, size_t *b, int n, size_t row, const char *what)
+static inline int gemv_slices_cover_row(size_t *a, size_t *b, int n, size_t row, const char *what)
 {
     size_t at = 0, total = 0;
     for (int i = 0; i < n; ++i)

@@ -1,0 +1,1007 @@
+/* ch08_gemv.c: make bench's chapter 8 family: the decode GEMV y = W x (bf16 weights streamed from HBM) for the shapes of Llama-3.1-8B and DeepSeek-V3-like small-M layers: every variant of chapter 8 and cuBLAS in one run, each checked, swept over its design space, against the HBM read bandwidth measured in the same run. */
+// bench-kernels: ch08/dot_bf16.cu ch08/gemv_splitk_atomic.cu ch08/gemv_cluster.cu ch08/gemv_twokernel.cu ch08/gemv_cluster_gmem.cu ch08/stream_read.cu
+/*
+ * What it measures. For every shape (M x K) and token count nb (1, 2, 4, 8):
+ *   rowpar            gemv_rowpar_t<NB>: whole rows per CTA, no split of K (the baseline)
+ *   splitk_atomic     gemv_atomic_init + gemv_splitk_atomic: K slices add into y with fp32 atomics
+ *   splitk_twokernel  gemv_partial + gemv_reduce_partials: slices write a workspace, a second kernel adds
+ *   cluster_gmem      the cluster kernel with its partials through a global workspace (L2): the twin
+ *   cluster_dsmem     gemv_cluster (ch08.gemv_cluster): K slices are the CTAs of a cluster, partials
+ *                     reduce-scattered through DSMEM
+ *   cublas            cublasGemmEx, bf16 in, fp32 compute and out (GPU build only)
+ *   read_floor        stream_read over the same bytes: what reading W alone costs
+ * Each variant runs a sweep (split / cluster size, rows per CTA or cluster, threads per
+ * CTA, loads in flight); every configuration is checked against a CPU reference
+ * (poisoned y, tolerance 1e-4 of the sum of |terms|) before it is timed, and is a row
+ * of ch08_gemv_sweep.csv. The best configuration of each variant is timed again
+ * (more repeats, and also as plain stream launches) and is a row of ch08_gemv.csv.
+ *
+ * Timing. Weights rotate through copies of W that together are at least
+ * GEMV_ROTATE_L2 times the L2 size the device reports, so every call streams its
+ * weights from HBM, as a decoder does across layers. One timing is a CUDA graph of
+ * ncalls consecutive calls (the way decoders launch their kernels), between two
+ * events; its time divided by ncalls is one sample, the median of the repeats is
+ * the number. "stream" columns: the same calls launched one by one from the host
+ * (each call pays the host's launch cost; cuBLAS also its heuristics).
+ *
+ * Bandwidth. stream_read over the whole weight pool, swept over threads, CTAs per
+ * SM and loads in flight: the best is "the measured HBM read bandwidth" of the run,
+ * and % HBM of a variant is (weight bytes / time) / that.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "ch08/bf16.h"
+#include "ch08/gemv_shape.h"
+#include "ch08/gemv_cluster.h"
+#include "ch08/gemv_splitk_atomic.h"
+
+#ifdef DSM_BACKEND_CUDA
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#endif
+
+DSM_DECLARE_KERNEL(gemv_rowpar_t1);
+DSM_DECLARE_KERNEL(gemv_rowpar_t2);
+DSM_DECLARE_KERNEL(gemv_rowpar_t4);
+DSM_DECLARE_KERNEL(gemv_rowpar_t8);
+DSM_DECLARE_KERNEL(gemv_partial_t1);
+DSM_DECLARE_KERNEL(gemv_partial_t2);
+DSM_DECLARE_KERNEL(gemv_partial_t4);
+DSM_DECLARE_KERNEL(gemv_partial_t8);
+DSM_DECLARE_KERNEL(gemv_reduce_partials);
+DSM_DECLARE_KERNEL(gemv_cluster_gmem_t1);
+DSM_DECLARE_KERNEL(gemv_cluster_gmem_t2);
+DSM_DECLARE_KERNEL(gemv_cluster_gmem_t4);
+DSM_DECLARE_KERNEL(gemv_cluster_gmem_t8);
+DSM_DECLARE_KERNEL(stream_read);
+
+#define GEMV_ROTATE_L2 5        /* the copies of W together: at least 5 x L2 */
+#define GEMV_GRAPH_BYTES 6e8    /* weight bytes one timed graph streams, at least */
+#define GEMV_MAX_CALLS 200      /* calls in one graph, at most */
+#define GEMV_MIN_CALLS 8
+#define GEMV_TOL 1e-4           /* relative to the sum of |terms| */
+#define GEMV_SMALL_M_MAX 1536   /* the "small M": M <= 1536 and K >= 7168 */
+#define GEMV_SMALL_M_MIN_K 7168
+#define GEMV_BIG_BYTES 32e6     /* the 85 % target applies from 32 MB of weights */
+#define GEMV_WS_FLOATS ((size_t)64 << 20)   /* workspace of the two-kernel and gmem variants */
+
+enum variant { V_ROWPAR, V_ATOMIC, V_TWOKERNEL, V_CLUSTER_GMEM, V_CLUSTER, V_CUBLAS, V_FLOOR, V_COUNT };
+static const char *const vname[V_COUNT] = {"rowpar",       "splitk_atomic", "splitk_twokernel", "cluster_gmem",
+                                           "cluster_dsmem", "cublas",        "read_floor"};
+static const char *const vtitle[V_COUNT] = {"row-parallel", "split-K atomics", "split-K two kernels",
+                                            "cluster, global twin", "cluster, DSMEM", "cuBLAS", "read floor"};
+
+typedef struct shape {
+    const char *name;   /* summary key and CSV column */
+    const char *what;   /* the layer */
+    int M, K;
+} shape;
+
+/* The shapes; the dry run uses small ones with the same names. */
+static const shape full_shapes[] = {
+    {"llama_qkv", "Llama-3.1-8B q,k,v", 6144, 4096},
+    {"llama_o", "Llama-3.1-8B o", 4096, 4096},
+    {"llama_gate_up", "Llama-3.1-8B gate+up", 28672, 4096},
+    {"llama_down", "Llama-3.1-8B down", 4096, 14336},
+    {"llama_lm_head", "Llama-3.1-8B lm_head", 128256, 4096},
+    {"dsv3_q_a", "DeepSeek-V3-like 1536 x 7168", 1536, 7168},
+    {"dsv3_kv_a", "DeepSeek-V3-like 576 x 7168", 576, 7168},
+    {"dsv3_router", "DeepSeek-V3-like router", 256, 7168},
+    {"dsv3_expert_down", "DeepSeek-V3-like expert down", 7168, 2048},
+};
+static const shape dry_shapes[] = {
+    {"llama_qkv", "dry run", 24, 8 * 40},
+    {"dsv3_router", "dry run", 5, 8 * 37},
+    {"dsv3_expert_down", "dry run", 37, 8 * 19},
+};
+#define NSHAPES_MAX 9
+
+typedef struct config {
+    int split, rows, threads, unroll;   /* read_floor: split = CTAs, rows unused */
+} config;
+
+/* The best of one variant for one (shape, nb). */
+typedef struct best {
+    int have;
+    config c;
+    bench_stats graph;  /* µs per call */
+    double stream_us;   /* µs per call, launched one by one */
+    int max_active;
+} best;
+
+typedef struct problem {
+    const shape *sh;
+    int nb;
+    size_t bytes;       /* of one copy of W */
+    int ncopies, ncalls;
+    const double *ref, *mag;    /* [8][M]: token b's row m at b * M + m */
+} problem;
+
+typedef struct ctx {
+    bench *b;
+    int dry, quick, sms;
+    size_t l2;
+    uint16_t *host_pool, *host_x;
+    void *pool, *dx, *dy, *dws, *dout;
+    size_t pool_bytes;
+    double hbm_gbps;    /* measured in this run */
+    bench_csv *sweep;
+    int failed, broken;
+#ifdef DSM_BACKEND_CUDA
+    cudaStream_t s;
+    cudaEvent_t e0, e1;
+    cublasHandle_t blas;
+    void *blas_ws;
+#endif
+    int have_cublas;
+    char no_cublas[160];
+} ctx;
+
+/* ---- data ---- */
+
+static uint64_t rng = 0x243F6A8885A308D3ull;
+
+static uint64_t rng_next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Random bf16 with magnitudes in [2^-8, 1) and random signs: a few bit
+ * operations each, so that a gigabyte fills in a second. */
+static void fill_bf16(uint16_t *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint64_t r = rng_next();
+        for (int j = 0; j < 4 && i < n; ++j, ++i, r >>= 16) {
+            uint32_t bits = (uint32_t)(r & 0xFFFF);
+            uint32_t exp = 119u + (bits >> 8) % 8u, mant = bits & 0x7Fu, sign = (bits >> 7) & 1u;
+            p[i] = (uint16_t)(sign << 15 | exp << 7 | mant);
+        }
+    }
+}
+
+/* The CPU reference for 8 tokens: y[b][m] in double, and the sum of |terms|. */
+typedef struct ref_job {
+    const uint16_t *W, *x;
+    int M, K, m0, m1;
+    double *ref, *mag;
+} ref_job;
+
+static void *ref_rows(void *arg)
+{
+    ref_job *j = arg;
+    float *xf = malloc((size_t)8 * j->K * sizeof(float));
+    for (size_t i = 0; i < (size_t)8 * j->K; ++i)
+        xf[i] = bf16_to_f32(j->x[i]);
+    for (int m = j->m0; m < j->m1; ++m) {
+        double s[8] = {0}, a[8] = {0};
+        const uint16_t *w = j->W + (size_t)m * j->K;
+        for (int k = 0; k < j->K; ++k) {
+            double wk = (double)bf16_to_f32(w[k]);
+            for (int b = 0; b < 8; ++b) {
+                double t = wk * (double)xf[(size_t)b * j->K + k];
+                s[b] += t;
+                a[b] += fabs(t);
+            }
+        }
+        for (int b = 0; b < 8; ++b) {
+            j->ref[(size_t)b * j->M + m] = s[b];
+            j->mag[(size_t)b * j->M + m] = a[b];
+        }
+    }
+    free(xf);
+    return NULL;
+}
+
+static void reference(const uint16_t *W, const uint16_t *x, int M, int K, double *ref, double *mag)
+{
+    enum { THREADS = 16 };
+    pthread_t t[THREADS];
+    ref_job jobs[THREADS];
+    int n = M < THREADS ? M : THREADS, joined[THREADS];
+    for (int i = 0; i < n; ++i) {
+        jobs[i] = (ref_job){W, x, M, K, (int)((long long)M * i / n), (int)((long long)M * (i + 1) / n), ref, mag};
+        joined[i] = pthread_create(&t[i], NULL, ref_rows, &jobs[i]) == 0;
+        if (!joined[i])
+            ref_rows(&jobs[i]);     /* no thread: do it here */
+    }
+    for (int i = 0; i < n; ++i)
+        if (joined[i])
+            pthread_join(t[i], NULL);
+}
+
+/* ---- launching on the run's stream ---- */
+
+static dsm_error_t launch(ctx *c, const dsm_launch_config *cfg, dsm_kernel_t k, void **args)
+{
+#ifdef DSM_BACKEND_CUDA
+    cudaLaunchConfig_t lc;
+    cudaLaunchAttribute attr;
+    memset(&lc, 0, sizeof lc);
+    lc.gridDim = (dim3){cfg->grid.x, cfg->grid.y, cfg->grid.z};
+    lc.blockDim = (dim3){cfg->block.x, cfg->block.y, cfg->block.z};
+    lc.dynamicSmemBytes = cfg->dynamic_smem_bytes;
+    lc.stream = c->s;
+    if (cfg->cluster.x > 0) {
+        attr.id = cudaLaunchAttributeClusterDimension;
+        attr.val.clusterDim.x = cfg->cluster.x;
+        attr.val.clusterDim.y = cfg->cluster.y;
+        attr.val.clusterDim.z = cfg->cluster.z;
+        lc.attrs = &attr;
+        lc.numAttrs = 1;
+    }
+    return (dsm_error_t)cudaLaunchKernelExC(&lc, k, args);
+#else
+    (void)c;
+    return dsm_launch(cfg, k, args);
+#endif
+}
+
+static dsm_error_t sync_stream(ctx *c)
+{
+#ifdef DSM_BACKEND_CUDA
+    cudaError_t e = cudaStreamSynchronize(c->s);
+    return e == cudaSuccess ? dsmSuccess : (dsm_error_t)e;
+#else
+    (void)c;
+    return dsm_device_synchronize();
+#endif
+}
+
+static dsm_kernel_t pick(int nb, dsm_kernel_t k1, dsm_kernel_t k2, dsm_kernel_t k4, dsm_kernel_t k8)
+{
+    return nb <= 1 ? k1 : nb <= 2 ? k2 : nb <= 4 ? k4 : k8;
+}
+
+static dsm_kernel_t rowpar_kernel(int nb)
+{
+    return pick(nb, DSM_KERNEL(gemv_rowpar_t1), DSM_KERNEL(gemv_rowpar_t2), DSM_KERNEL(gemv_rowpar_t4),
+                DSM_KERNEL(gemv_rowpar_t8));
+}
+
+static dsm_kernel_t partial_kernel(int nb)
+{
+    return pick(nb, DSM_KERNEL(gemv_partial_t1), DSM_KERNEL(gemv_partial_t2), DSM_KERNEL(gemv_partial_t4),
+                DSM_KERNEL(gemv_partial_t8));
+}
+
+static dsm_kernel_t gmem_kernel(int nb)
+{
+    return pick(nb, DSM_KERNEL(gemv_cluster_gmem_t1), DSM_KERNEL(gemv_cluster_gmem_t2),
+                DSM_KERNEL(gemv_cluster_gmem_t4), DSM_KERNEL(gemv_cluster_gmem_t8));
+}
+
+/* The main kernel's launch shape of a configuration; the attributes it needs set. */
+static dsm_launch_config main_launch(const problem *p, int v, const config *g, dsm_kernel_t *k)
+{
+    int tiles = g->rows > 0 ? (p->sh->M + g->rows - 1) / g->rows : 0;   /* read_floor: no rows */
+    size_t smem = g->rows > 0 ? gemv_block_smem(g->rows, g->threads, p->nb) : 0;
+    dsm_launch_config cfg = {DSM_DIM3(1, 1, 1), DSM_DIM3((unsigned)g->threads, 1, 1), DSM_DIM3(0, 0, 0), smem};
+    switch (v) {
+    case V_ROWPAR:
+        *k = rowpar_kernel(p->nb);
+        cfg.grid = DSM_DIM3((unsigned)tiles, 1, 1);
+        break;
+    case V_ATOMIC:
+    case V_TWOKERNEL:
+        *k = v == V_ATOMIC ? gemv_splitk_atomic_kernel(p->nb) : partial_kernel(p->nb);
+        cfg.grid = DSM_DIM3((unsigned)(tiles * g->split), 1, 1);
+        break;
+    case V_CLUSTER:
+    case V_CLUSTER_GMEM:
+        *k = v == V_CLUSTER ? gemv_cluster_kernel(p->nb) : gmem_kernel(p->nb);
+        if (v == V_CLUSTER)
+            cfg.dynamic_smem_bytes = gemv_cluster_smem(g->rows, g->threads, p->nb);
+        cfg.grid = DSM_DIM3((unsigned)(tiles * g->split), 1, 1);
+        cfg.cluster = DSM_DIM3((unsigned)g->split, 1, 1);
+        break;
+    default:    /* V_FLOOR */
+        *k = DSM_KERNEL(stream_read);
+        cfg.grid = DSM_DIM3((unsigned)g->split, 1, 1);
+        cfg.dynamic_smem_bytes = 0;
+        break;
+    }
+    return cfg;
+}
+
+/* Sets the attributes a configuration's main kernel needs (never while a
+ * graph is being captured: attributes are not stream work). */
+static void prepare_attrs(const problem *p, int v, const config *g)
+{
+    if (v == V_CUBLAS)
+        return;
+    dsm_kernel_t k;
+    dsm_launch_config cfg = main_launch(p, v, g, &k);
+    if (cfg.dynamic_smem_bytes > 48 * 1024)
+        dsm_func_set_max_dynamic_smem(k, (int)cfg.dynamic_smem_bytes);
+    if (cfg.cluster.x > 8)
+        dsm_func_set_non_portable_cluster_size_allowed(k, 1);
+}
+
+/* Enqueues one call of variant v with copy `copy` of W: its kernels (or cuBLAS). */
+static dsm_error_t enqueue_call(ctx *c, const problem *p, int v, const config *g, int copy)
+{
+    const void *W = (const char *)c->pool + (size_t)copy * p->bytes;
+    const void *x = c->dx;
+    float *y = c->dy, *ws = c->dws;
+    const float *none = NULL;
+    int M = p->sh->M, K = p->sh->K, nb = p->nb, rows = g->rows, split = g->split, unroll = g->unroll;
+    if (v == V_CUBLAS) {
+#ifdef DSM_BACKEND_CUDA
+        const float alpha = 1.0f, beta = 0.0f;
+        cublasStatus_t st = cublasGemmEx(c->blas, CUBLAS_OP_T, CUBLAS_OP_N, M, nb, K, &alpha, W, CUDA_R_16BF, K, x,
+                                         CUDA_R_16BF, K, &beta, y, CUDA_R_32F, M, CUBLAS_COMPUTE_32F,
+                                         CUBLAS_GEMM_DEFAULT);
+        return st == CUBLAS_STATUS_SUCCESS ? dsmSuccess : dsmErrorUnknown;
+#else
+        return dsmErrorNotSupported;
+#endif
+    }
+    dsm_kernel_t k;
+    dsm_launch_config cfg = main_launch(p, v, g, &k);
+    dsm_launch_config small = {DSM_DIM3((unsigned)(((size_t)M * nb + 255) / 256), 1, 1), DSM_DIM3(256, 1, 1),
+                               DSM_DIM3(0, 0, 0), 0};
+    dsm_error_t err;
+    switch (v) {
+    case V_ROWPAR: {
+        void *args[] = {(void *)&W, (void *)&x, &y, &M, &K, &nb, &rows, &unroll};
+        return launch(c, &cfg, k, args);
+    }
+    case V_ATOMIC: {
+        void *init[] = {&y, (void *)&none, (void *)&none, &M, &nb};
+        if ((err = launch(c, &small, gemv_atomic_init_kernel(), init)) != dsmSuccess)
+            return err;
+        void *args[] = {(void *)&W, (void *)&x, &y, &M, &K, &nb, &rows, &split, &unroll};
+        return launch(c, &cfg, k, args);
+    }
+    case V_TWOKERNEL: {
+        void *args[] = {(void *)&W, (void *)&x, &ws, &M, &K, &nb, &rows, &split, &unroll};
+        if ((err = launch(c, &cfg, k, args)) != dsmSuccess)
+            return err;
+        const float *cws = ws;
+        void *red[] = {(void *)&cws, &y, (void *)&none, (void *)&none, &M, &nb, &split};
+        return launch(c, &small, DSM_KERNEL(gemv_reduce_partials), red);
+    }
+    case V_CLUSTER_GMEM: {
+        void *args[] = {(void *)&W, (void *)&x, &y, (void *)&none, (void *)&none, &ws, &M, &K, &nb, &rows, &unroll};
+        return launch(c, &cfg, k, args);
+    }
+    case V_CLUSTER: {
+        void *args[] = {(void *)&W, (void *)&x, &y, (void *)&none, (void *)&none, &M, &K, &nb, &rows, &unroll};
+        return launch(c, &cfg, k, args);
+    }
+    default: {  /* V_FLOOR */
+        long long n16 = (long long)(p->bytes / 16);
+        uint32_t *out = c->dout;
+        void *args[] = {(void *)&W, &n16, &out, &unroll};
+        return launch(c, &cfg, k, args);
+    }
+    }
+}
+
+/* ---- checking ---- */
+
+/* The sum modulo 2^32 of the 32-bit words of host bytes [0, bytes) of the pool. */
+static uint32_t pool_word_sum(const ctx *c, size_t bytes)
+{
+    const uint32_t *w = (const uint32_t *)c->host_pool;
+    uint32_t s = 0;
+    for (size_t i = 0; i < bytes / 4; ++i)
+        s += w[i];
+    return s;
+}
+
+/* One call with copy 0 into a poisoned output, compared with the reference. */
+static int check_call(ctx *c, const problem *p, int v, const config *g, const char *what)
+{
+    size_t ny = (size_t)p->nb * p->sh->M;
+    if (v == V_FLOOR) {
+        dsm_memset(c->dout, 0xFF, (size_t)g->split * 4);
+    } else {
+        dsm_memset(c->dy, 0xFF, ny * 4);
+        if (v == V_TWOKERNEL || v == V_CLUSTER_GMEM)
+            dsm_memset(c->dws, 0xFF, GEMV_WS_FLOATS * 4 < (size_t)16 << 20 ? GEMV_WS_FLOATS * 4 : (size_t)16 << 20);
+    }
+    dsm_error_t err = enqueue_call(c, p, v, g, 0);
+    if (err == dsmSuccess)
+        err = sync_stream(c);
+    if (err != dsmSuccess) {
+        bench_fail(c->b, "%s: the call failed: %s (%s)", what, dsm_error_name(err), dsm_error_string(err));
+        if (err != dsmErrorInvalidValue && err != dsmErrorInvalidClusterSize && err != dsmErrorNotSupported)
+            c->broken = 1;  /* an execution error is sticky on a GPU */
+        return 0;
+    }
+    if (v == V_FLOOR) {
+        uint32_t *sums = malloc((size_t)g->split * 4), got = 0;
+        dsm_memcpy_to_host(sums, c->dout, (size_t)g->split * 4);
+        for (int i = 0; i < g->split; ++i)
+            got += sums[i];
+        free(sums);
+        uint32_t want = pool_word_sum(c, p->bytes);
+        if (got != want) {
+            bench_fail(c->b, "%s: the block sums add up to 0x%08x, the buffer's words to 0x%08x", what, got, want);
+            return 0;
+        }
+        return 1;
+    }
+    float *y = malloc(ny * 4);
+    dsm_memcpy_to_host(y, c->dy, ny * 4);
+    int ok = 1;
+    for (size_t i = 0; i < ny && ok; ++i) {
+        double want = p->ref[i], tol = GEMV_TOL * p->mag[i] + 1e-6;
+        if (!(fabs((double)y[i] - want) <= tol)) {
+            bench_fail(c->b, "%s: y[token %zu][row %zu] = %.8g, the reference %.8g (tolerance %.2g)", what,
+                       i / (size_t)p->sh->M, i % (size_t)p->sh->M, (double)y[i], want, tol);
+            ok = 0;
+        }
+    }
+    free(y);
+    return ok;
+}
+
+/* ---- timing ---- */
+
+/* µs per call, the median (min, max) over `repeats` timings of p->ncalls calls:
+ * as one CUDA graph (graph = 1) or launched one by one. 0 on the emulator. */
+static int time_calls(ctx *c, const problem *p, int v, const config *g, int repeats, int graph, bench_stats *st,
+                      const char *what)
+{
+    double us[16];
+    if (repeats > 16)
+        repeats = 16;
+#ifdef DSM_BACKEND_CUDA
+    cudaGraph_t gr = NULL;
+    cudaGraphExec_t ex = NULL;
+    if (graph) {
+        if (cudaStreamBeginCapture(c->s, cudaStreamCaptureModeThreadLocal) != cudaSuccess)
+            goto fail;
+        dsm_error_t err = dsmSuccess;
+        for (int i = 0; i < p->ncalls && err == dsmSuccess; ++i)
+            err = enqueue_call(c, p, v, g, i % p->ncopies);
+        cudaError_t e = cudaStreamEndCapture(c->s, &gr);
+        if (err != dsmSuccess || e != cudaSuccess || cudaGraphInstantiate(&ex, gr, 0) != cudaSuccess)
+            goto fail;
+        if (cudaGraphLaunch(ex, c->s) != cudaSuccess || cudaStreamSynchronize(c->s) != cudaSuccess)
+            goto fail;
+    } else {
+        for (int i = 0; i < p->ncalls; ++i)
+            if (enqueue_call(c, p, v, g, i % p->ncopies) != dsmSuccess)
+                goto fail;
+        if (cudaStreamSynchronize(c->s) != cudaSuccess)
+            goto fail;
+    }
+    for (int r = 0; r < repeats; ++r) {
+        cudaEventRecord(c->e0, c->s);
+        if (graph) {
+            if (cudaGraphLaunch(ex, c->s) != cudaSuccess)
+                goto fail;
+        } else {
+            for (int i = 0; i < p->ncalls; ++i)
+                if (enqueue_call(c, p, v, g, i % p->ncopies) != dsmSuccess)
+                    goto fail;
+        }
+        cudaEventRecord(c->e1, c->s);
+        if (cudaEventSynchronize(c->e1) != cudaSuccess)
+            goto fail;
+        float ms = 0;
+        cudaEventElapsedTime(&ms, c->e0, c->e1);
+        us[r] = 1e3 * ms / p->ncalls;
+    }
+    if (ex)
+        cudaGraphExecDestroy(ex);
+    if (gr)
+        cudaGraphDestroy(gr);
+    *st = bench_stats_of(us, repeats);
+    return 1;
+fail: {
+    cudaError_t e = cudaGetLastError();
+    if (ex)
+        cudaGraphExecDestroy(ex);
+    if (gr)
+        cudaGraphDestroy(gr);
+    cudaStreamSynchronize(c->s);
+    bench_fail(c->b, "%s: timing %s failed: %s", what, graph ? "a graph of calls" : "calls", cudaGetErrorName(e));
+    return 0;
+}
+#else
+    (void)c, (void)p, (void)v, (void)g, (void)graph, (void)what;
+    for (int r = 0; r < repeats; ++r)
+        us[r] = 0.0;
+    *st = bench_stats_of(us, repeats);
+    return 1;
+#endif
+}
+
+/* ---- the sweep ---- */
+
+static double gbps(const problem *p, double us) { return us > 0 ? (double)p->bytes / (us * 1e-6) / 1e9 : 0.0; }
+
+static int max_active(ctx *c, const problem *p, int v, const config *g)
+{
+    if (v == V_CUBLAS)
+        return 0;
+    dsm_kernel_t k;
+    dsm_launch_config cfg = main_launch(p, v, g, &k);
+    cfg.grid = cfg.cluster.x ? cfg.cluster : DSM_DIM3(1, 1, 1);
+    int n = 0;
+    if (dsm_occupancy_max_active_clusters(&n, k, &cfg) != dsmSuccess)
+        n = -1;
+    (void)c;
+    return n;
+}
+
+/* Worth timing: enough CTAs for half the SMs (unless none has more), not more
+ * warps than a row group has 32-chunk strips of its slice, at least 512 bytes
+ * of W per CTA, a grid of at most 64 K CTAs. */
+static int worth_it(const ctx *c, const problem *p, int v, const config *g)
+{
+    if (v == V_FLOOR || v == V_CUBLAS)
+        return 1;
+    int kc = p->sh->K / 8, split = g->split, tiles = (p->sh->M + g->rows - 1) / g->rows;
+    if (split > kc || split > 16)
+        return 0;
+    if (c->dry)
+        return 1;   /* the dry run checks the kernels on every shape it can */
+    long long ctas = (long long)tiles * split;
+    int rt = GEMV_RT(gemv_kernel_nb(p->nb)), groups = (g->rows + rt - 1) / rt;
+    int strips = (kc / split + 31) / 32;
+    if (g->threads / 32 > 2 * groups * strips)
+        return 0;
+    if ((double)g->rows * p->sh->K * 2 / split < 512 || ctas > 65536)
+        return 0;
+    if (ctas < c->sms / 2 && (long long)p->sh->M * 16 >= c->sms)
+        return 0;
+    return 1;
+}
+
+/* Checks and times one configuration, writes its row, keeps the best. */
+static void sweep_point(ctx *c, const problem *p, int v, const config *g, int repeats, best *bst)
+{
+    if (c->broken || !worth_it(c, p, v, g))
+        return;
+    char what[200];
+    snprintf(what, sizeof what, "%s %dx%d nb %d %s split %d rows %d threads %d unroll %d", p->sh->name, p->sh->M,
+             p->sh->K, p->nb, vname[v], g->split, g->rows, g->threads, g->unroll);
+    prepare_attrs(p, v, g);
+    int act = max_active(c, p, v, g);
+    bench_stats st = {0, 0, 0, 0};
+    const char *result = "ok";
+    if (v != V_CUBLAS && act == 0) {
+        result = "does_not_fit";
+    } else if (!check_call(c, p, v, g, what)) {
+        result = "wrong";
+        c->failed = 1;
+    } else if (!time_calls(c, p, v, g, repeats, 1, &st, what)) {
+        result = "timing_failed";
+        c->failed = 1;
+    }
+    bench_csv_row(c->sweep, "%s,%d,%d,%.2f,%d,%s,%d,%d,%d,%d,%d,%d,%s,%d,%.3f,%.3f,%.3f,%.1f,%.2f", p->sh->name,
+                  p->sh->M, p->sh->K, p->bytes / 1e6, p->nb, vname[v], g->split, g->rows, g->threads, g->unroll,
+                  v == V_FLOOR ? g->split : (p->sh->M + g->rows - 1) / g->rows * g->split, act, result, p->ncalls,
+                  st.median, st.min, st.max, gbps(p, st.median),
+                  c->hbm_gbps > 0 ? 100.0 * gbps(p, st.median) / c->hbm_gbps : 0.0);
+    if (strcmp(result, "ok") == 0 && (!bst->have || st.median < bst->graph.median)) {
+        bst->have = 1;
+        bst->c = *g;
+        bst->graph = st;
+        bst->max_active = act;
+    }
+}
+
+/* The design space of a variant for nb tokens (QUICK: a few points). */
+static void sweep_variant(ctx *c, const problem *p, int v, best *bst)
+{
+    static const int splits_c[] = {1, 2, 4, 8, 16}, splits_nc[] = {2, 4, 8, 16};
+    static const int rows_all[] = {1, 2, 4, 8, 16};
+    static const int threads_all[] = {128, 256, 512, 1024};
+    int reps = c->quick ? 3 : 3;
+    memset(bst, 0, sizeof *bst);
+    if (v == V_CUBLAS) {
+        config g = {1, 1, 0, 0};
+        if (c->have_cublas)
+            sweep_point(c, p, v, &g, reps, bst);
+        return;
+    }
+    if (v == V_FLOOR) {
+        static const int per_sm[] = {1, 2, 4}, fthreads[] = {256, 512, 1024}, funroll[] = {4, 8};
+        for (int a = 0; a < 3; ++a)
+            for (int t = 0; t < 3; ++t)
+                for (int u = 0; u < 2; ++u) {
+                    if ((c->quick || c->dry) && (a != 1 || u != 0 || t == 0))
+                        continue;
+                    config g = {c->sms * per_sm[a], 0, fthreads[t], funroll[u]};
+                    if (c->dry)
+                        g.split = 2, g.threads = 64;
+                    sweep_point(c, p, v, &g, reps, bst);
+                }
+        return;
+    }
+    int clusterish = v == V_CLUSTER || v == V_CLUSTER_GMEM;
+    const int *splits = clusterish ? splits_c : splits_nc;
+    int nsplits = clusterish ? 5 : 4;
+    if (v == V_ROWPAR)
+        nsplits = 1;
+    int batch = p->nb > 1;
+    for (int si = 0; si < nsplits; ++si)
+        for (int ri = 0; ri < 5; ++ri)
+            for (int ti = 0; ti < 4; ++ti)
+                for (int unroll = 2; unroll <= 4; unroll += 2) {
+                    int split = v == V_ROWPAR ? 1 : splits[si], rows = rows_all[ri], threads = threads_all[ti];
+                    if (c->dry) {   /* the emulator: a few small blocks */
+                        if (threads > 128 || unroll == 4 || (ri != 0 && ri != 2 && ri != 4) || (ti != 0 && ti != 1))
+                            continue;
+                        threads = ti == 0 ? 32 : 64;
+                    } else if (c->quick) {
+                        if (unroll != 4 || threads != (v == V_ROWPAR && rows == 1 ? 1024 : 256) ||
+                            (rows != 2 && rows != 4 && !(v == V_ROWPAR && rows == 1)) ||
+                            (!clusterish && v != V_ROWPAR && split != 4 && split != 8))
+                            continue;
+                    } else if (batch) {     /* 2 to 8 tokens: the middle of the space */
+                        if (unroll != 2 || rows == 1 || rows == 16 || threads == 1024 ||
+                            (!clusterish && (threads == 128 || split == 16)))
+                            continue;
+                    } else if (v != V_ROWPAR && !clusterish && threads == 1024) {
+                        continue;
+                    }
+                    config g = {split, rows, threads, unroll};
+                    sweep_point(c, p, v, &g, reps, bst);
+                }
+}
+
+/* ---- the family ---- */
+
+static double geomean(const double *x, int n)
+{
+    double s = 0;
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+        if (x[i] > 0)
+            s += log(x[i]), ++k;
+    return k ? exp(s / k) : 0.0;
+}
+
+/* Measures the HBM read bandwidth: stream_read over the whole pool. */
+static void measure_hbm(ctx *c)
+{
+    shape whole = {"hbm", "the whole weight pool", 1, 8};
+    problem p = {&whole, 1, c->pool_bytes - c->pool_bytes % 16, 1, c->dry ? 1 : 8, NULL, NULL};
+    best bst;
+    memset(&bst, 0, sizeof bst);
+    static const int per_sm[] = {1, 2, 4, 8}, threads[] = {256, 512, 1024}, unrolls[] = {4, 8};
+    for (int a = 0; a < 4; ++a)
+        for (int t = 0; t < 3; ++t)
+            for (int u = 0; u < 2; ++u) {
+                if ((c->quick || c->dry) && (a != 1 || t != 1))
+                    continue;
+                config g = {c->sms * per_sm[a], 0, threads[t], unrolls[u]};
+                if (c->dry)
+                    g.split = 2, g.threads = 64;
+                sweep_point(c, &p, V_FLOOR, &g, c->quick ? 3 : 5, &bst);
+            }
+    c->hbm_gbps = bst.have && bst.graph.median > 0 ? gbps(&p, bst.graph.median) : 0.0;
+    bench_progress(c->b, "HBM read bandwidth: %.0f GB/s (stream_read over %.2f GB, %d CTAs x %d threads, %d loads in "
+                   "flight)", c->hbm_gbps, p.bytes / 1e9, bst.c.split, bst.c.threads, bst.c.unroll);
+    bench_summary_number(c->b, "gemv.hbm_read_tbps", c->hbm_gbps / 1e3);
+    bench_report(c->b, "Measured HBM read bandwidth: **%.0f GB/s** (stream_read over %.2f GB of weights, %d CTAs of %d "
+                 "threads, %d 16-byte loads in flight per thread, median of a graph of %d reads; every word summed "
+                 "and checked). %% HBM below is relative to it.\n\n", c->hbm_gbps, p.bytes / 1e9, bst.c.split,
+                 bst.c.threads, bst.c.unroll, p.ncalls);
+}
+
+static int setup(ctx *c, const shape *shapes, int nshapes)
+{
+    size_t biggest = 0;
+    int kmax = 0;
+    for (int i = 0; i < nshapes; ++i) {
+        size_t bytes = (size_t)shapes[i].M * shapes[i].K * 2;
+        biggest = bytes > biggest ? bytes : biggest;
+        kmax = shapes[i].K > kmax ? shapes[i].K : kmax;
+    }
+    size_t rot = (size_t)GEMV_ROTATE_L2 * c->l2 + biggest;
+    c->pool_bytes = c->dry ? biggest * 3 : (rot > biggest ? rot : biggest);
+    c->pool_bytes = (c->pool_bytes + 4095) / 4096 * 4096;
+    c->host_pool = malloc(c->pool_bytes);
+    c->host_x = malloc((size_t)8 * kmax * 2);
+    if (!c->host_pool || !c->host_x) {
+        bench_fail(c->b, "host memory for a %.2f GB weight pool", c->pool_bytes / 1e9);
+        return 0;
+    }
+    fill_bf16(c->host_pool, c->pool_bytes / 2);
+    fill_bf16(c->host_x, (size_t)8 * kmax);
+    size_t ymax = 0;
+    for (int i = 0; i < nshapes; ++i)
+        ymax = (size_t)8 * shapes[i].M > ymax ? (size_t)8 * shapes[i].M : ymax;
+    if (dsm_malloc(&c->pool, c->pool_bytes) != dsmSuccess || dsm_malloc(&c->dx, (size_t)8 * kmax * 2) != dsmSuccess ||
+        dsm_malloc(&c->dy, ymax * 4) != dsmSuccess ||
+        dsm_malloc(&c->dws, c->dry ? (size_t)1 << 20 : GEMV_WS_FLOATS * 4) != dsmSuccess ||
+        dsm_malloc(&c->dout, (size_t)c->sms * 8 * 4 + 1024) != dsmSuccess) {
+        bench_fail(c->b, "device memory for a %.2f GB weight pool", c->pool_bytes / 1e9);
+        return 0;
+    }
+    dsm_memcpy_to_device(c->pool, c->host_pool, c->pool_bytes);
+    return 1;
+}
+
+/* The best of every variant for one (shape, nb), timed again: graph and stream. */
+static void final_timing(ctx *c, const problem *p, best *bests)
+{
+    for (int v = 0; v < V_COUNT; ++v) {
+        best *bs = &bests[v];
+        if (!bs->have || c->broken)
+            continue;
+        char what[160];
+        snprintf(what, sizeof what, "%s nb %d %s, best configuration", p->sh->name, p->nb, vname[v]);
+        bench_stats st;
+        if (time_calls(c, p, v, &bs->c, c->quick ? 3 : 9, 1, &st, what))
+            bs->graph = st;
+        if (time_calls(c, p, v, &bs->c, c->quick ? 1 : 5, 0, &st, what))
+            bs->stream_us = st.median;
+    }
+}
+
+static void config_text(char *buf, size_t n, int v, const best *bs)
+{
+    if (!bs->have)
+        snprintf(buf, n, "-");
+    else if (v == V_CUBLAS)
+        snprintf(buf, n, "cublasGemmEx");
+    else if (v == V_FLOOR)
+        snprintf(buf, n, "%d CTAs x %d, %d in flight", bs->c.split, bs->c.threads, bs->c.unroll);
+    else if (v == V_ROWPAR)
+        snprintf(buf, n, "%d rows, %d thr, unroll %d", bs->c.rows, bs->c.threads, bs->c.unroll);
+    else
+        snprintf(buf, n, "%s %d, %d rows, %d thr, unroll %d",
+                 v == V_CLUSTER || v == V_CLUSTER_GMEM ? "cluster" : "split", bs->c.split, bs->c.rows, bs->c.threads,
+                 bs->c.unroll);
+}
+
+int bench_family_ch08_gemv(bench *b)
+{
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.b = b;
+    c.dry = bench_dry(b);
+    c.quick = bench_quick(b);
+    c.sms = bench_sm_count(b) > 0 ? bench_sm_count(b) : 132;
+    c.l2 = (size_t)60 << 20;
+    const shape *shapes = c.dry ? dry_shapes : full_shapes;
+    int nshapes = c.dry ? (int)(sizeof dry_shapes / sizeof dry_shapes[0]) : (int)(sizeof full_shapes / sizeof full_shapes[0]);
+#ifdef DSM_BACKEND_CUDA
+    int dev = 0, l2 = 0;
+    cudaGetDevice(&dev);
+    if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) == cudaSuccess && l2 > 0)
+        c.l2 = (size_t)l2;
+    if (cudaStreamCreate(&c.s) != cudaSuccess || cudaEventCreate(&c.e0) != cudaSuccess ||
+        cudaEventCreate(&c.e1) != cudaSuccess) {
+        bench_fail(b, "creating the stream and events");
+        return 1;
+    }
+    if (cublasCreate(&c.blas) == CUBLAS_STATUS_SUCCESS && cublasSetStream(c.blas, c.s) == CUBLAS_STATUS_SUCCESS &&
+        cudaMalloc(&c.blas_ws, (size_t)64 << 20) == cudaSuccess &&
+        cublasSetWorkspace(c.blas, c.blas_ws, (size_t)64 << 20) == CUBLAS_STATUS_SUCCESS) {
+        c.have_cublas = 1;
+    } else {
+        snprintf(c.no_cublas, sizeof c.no_cublas, "cuBLAS did not initialise on this GPU");
+    }
+#else
+    snprintf(c.no_cublas, sizeof c.no_cublas, "the emulator build has no cuBLAS (it is linked in the GPU build only)");
+#endif
+    bench_report(b, "\n## Chapter 8: the decode GEMV, against cuBLAS (ch08_gemv)\n\n");
+    if (c.dry)
+        bench_report(b, "Dry run on the emulator: small shapes with the issue's names, every variant checked, the "
+                     "times below mean nothing. cuBLAS: skipped (%s).\n\n", c.no_cublas);
+    else if (!c.have_cublas)
+        bench_report(b, "cuBLAS: skipped (%s).\n\n", c.no_cublas);
+    if (!setup(&c, shapes, nshapes))
+        return 1;
+    c.sweep = bench_csv_open(b, "ch08_gemv_sweep",
+                             "shape,M,K,weight_mb,nb,variant,split,rows,threads,unroll,ctas,max_active_clusters,result,"
+                             "calls,us_median,us_min,us_max,gbps,pct_hbm");
+    measure_hbm(&c);
+
+    bench_csv *fin = bench_csv_open(b, "ch08_gemv",
+                                    "shape,M,K,weight_mb,nb,variant,us,us_min,us_max,us_stream,gbps,pct_hbm,"
+                                    "ratio_to_cublas,cublas_over_variant_stream,split,rows,threads,unroll,"
+                                    "max_active_clusters,hbm_gbps");
+    int nbs[] = {1, 2, 4, 8}, n_nb = c.quick ? 1 : 4;
+    if (c.dry)
+        n_nb = 2, nbs[1] = 3;
+    double ratio_cublas[NSHAPES_MAX], ratio_nc[NSHAPES_MAX], ratio_twin[NSHAPES_MAX], min_pct_big = 1e9;
+    int small[NSHAPES_MAX];
+    best table[NSHAPES_MAX][4][V_COUNT];
+    memset(table, 0, sizeof table);
+    for (int si = 0; si < nshapes && !c.broken; ++si) {
+        const shape *sh = &shapes[si];
+        size_t bytes = (size_t)sh->M * sh->K * 2;
+        double *ref = malloc((size_t)8 * sh->M * sizeof(double)), *mag = malloc((size_t)8 * sh->M * sizeof(double));
+        reference(c.host_pool, c.host_x, sh->M, sh->K, ref, mag);
+        dsm_memcpy_to_device(c.dx, c.host_x, (size_t)8 * sh->K * 2);
+        int ncopies = (int)(c.pool_bytes / bytes);
+        size_t rot = (size_t)GEMV_ROTATE_L2 * c.l2;
+        int want_copies = (int)((rot + bytes - 1) / bytes);
+        if (want_copies < ncopies)
+            ncopies = want_copies;
+        if (ncopies < 1)
+            ncopies = 1;
+        int ncalls = (int)ceil(GEMV_GRAPH_BYTES / (double)bytes);
+        ncalls = ncalls < ncopies ? ncopies : ncalls;
+        ncalls = ncalls > GEMV_MAX_CALLS ? GEMV_MAX_CALLS : ncalls < GEMV_MIN_CALLS ? GEMV_MIN_CALLS : ncalls;
+        if (c.dry)
+            ncalls = 1;
+        small[si] = sh->M <= GEMV_SMALL_M_MAX && sh->K >= GEMV_SMALL_M_MIN_K;
+        for (int ni = 0; ni < n_nb && !c.broken; ++ni) {
+            problem p = {sh, nbs[ni], bytes, ncopies, ncalls, ref, mag};
+            best *bests = table[si][ni];
+            for (int v = 0; v < V_COUNT && !c.broken; ++v) {
+                if (v == V_FLOOR && ni > 0) {   /* the read floor does not depend on the tokens */
+                    bests[v] = table[si][0][v];
+                    continue;
+                }
+                sweep_variant(&c, &p, v, &bests[v]);
+            }
+            final_timing(&c, &p, bests);
+            double cub = bests[V_CUBLAS].have ? bests[V_CUBLAS].graph.median : 0;
+            for (int v = 0; v < V_COUNT; ++v) {
+                const best *bs = &bests[v];
+                if (!bs->have)
+                    continue;
+                double us = bs->graph.median, g = gbps(&p, us);
+                bench_csv_row(fin, "%s,%d,%d,%.2f,%d,%s,%.3f,%.3f,%.3f,%.3f,%.1f,%.2f,%.3f,%.3f,%d,%d,%d,%d,%d,%.0f",
+                              sh->name, sh->M, sh->K, bytes / 1e6, p.nb, vname[v], us, bs->graph.min, bs->graph.max,
+                              bs->stream_us, g, c.hbm_gbps > 0 ? 100.0 * g / c.hbm_gbps : 0.0,
+                              cub > 0 && us > 0 ? cub / us : 0.0,
+                              bests[V_CUBLAS].stream_us > 0 && bs->stream_us > 0 ? bests[V_CUBLAS].stream_us / bs->stream_us : 0.0,
+                              bs->c.split, bs->c.rows, bs->c.threads, bs->c.unroll, bs->max_active, c.hbm_gbps);
+            }
+            bench_progress(b, "%-16s nb %d: cluster %.2f us, best non-cluster %.2f us, cuBLAS %.2f us, read floor %.2f us",
+                           sh->name, p.nb, bests[V_CLUSTER].graph.median,
+                           fmin(fmin(bests[V_ROWPAR].have ? bests[V_ROWPAR].graph.median : 1e30,
+                                     bests[V_ATOMIC].have ? bests[V_ATOMIC].graph.median : 1e30),
+                                bests[V_TWOKERNEL].have ? bests[V_TWOKERNEL].graph.median : 1e30),
+                           cub, bests[V_FLOOR].graph.median);
+        }
+        free(ref);
+        free(mag);
+    }
+    bench_csv_close(c.sweep);
+    bench_csv_close(fin);
+    if (c.broken)
+        return 1;
+
+    /* ---- headline, nb = 1 ---- */
+    int nsmall = 0;
+    double rc_small[NSHAPES_MAX], rn_small[NSHAPES_MAX];
+    for (int si = 0; si < nshapes; ++si) {
+        best *bs = table[si][0];
+        double cl = bs[V_CLUSTER].have ? bs[V_CLUSTER].graph.median : 0;
+        double nc = 1e30;
+        for (int v = V_ROWPAR; v <= V_TWOKERNEL; ++v)
+            if (bs[v].have && bs[v].graph.median < nc)
+                nc = bs[v].graph.median;
+        ratio_cublas[si] = cl > 0 && bs[V_CUBLAS].have ? bs[V_CUBLAS].graph.median / cl : 0;
+        ratio_nc[si] = cl > 0 && nc < 1e30 ? nc / cl : 0;
+        ratio_twin[si] = cl > 0 && bs[V_CLUSTER_GMEM].have ? bs[V_CLUSTER_GMEM].graph.median / cl : 0;
+        size_t bytes = (size_t)shapes[si].M * shapes[si].K * 2;
+        double pct = cl > 0 && c.hbm_gbps > 0 ? 100.0 * bytes / (cl * 1e-6) / 1e9 / c.hbm_gbps : 0;
+        if (bytes >= GEMV_BIG_BYTES && pct < min_pct_big)
+            min_pct_big = pct;
+        if (small[si]) {
+            rc_small[nsmall] = ratio_cublas[si];
+            rn_small[nsmall++] = ratio_nc[si];
+        }
+        char key[128];
+        snprintf(key, sizeof key, "gemv.us_nb1.%s.cluster_dsmem", shapes[si].name);
+        bench_summary_number(b, key, cl);
+        snprintf(key, sizeof key, "gemv.us_nb1.%s.best_noncluster", shapes[si].name);
+        bench_summary_number(b, key, nc < 1e30 ? nc : 0);
+        snprintf(key, sizeof key, "gemv.us_nb1.%s.read_floor", shapes[si].name);
+        bench_summary_number(b, key, bs[V_FLOOR].have ? bs[V_FLOOR].graph.median : 0);
+        if (c.have_cublas) {
+            snprintf(key, sizeof key, "gemv.us_nb1.%s.cublas", shapes[si].name);
+            bench_summary_number(b, key, bs[V_CUBLAS].graph.median);
+        }
+    }
+    double g_c_small = geomean(rc_small, nsmall), g_c_all = geomean(ratio_cublas, nshapes);
+    double g_n_small = geomean(rn_small, nsmall), g_n_all = geomean(ratio_nc, nshapes);
+    double g_twin = geomean(ratio_twin, nshapes);
+    if (c.have_cublas) {
+        bench_summary_number(b, "gemv.headline.cluster_vs_cublas_geomean_small_m", g_c_small);
+        bench_summary_number(b, "gemv.headline.cluster_vs_cublas_geomean_all", g_c_all);
+    }
+    bench_summary_number(b, "gemv.headline.cluster_vs_best_noncluster_geomean_small_m", g_n_small);
+    bench_summary_number(b, "gemv.headline.cluster_vs_best_noncluster_geomean_all", g_n_all);
+    bench_summary_number(b, "gemv.cluster_vs_gmem_twin_geomean_all", g_twin);
+    if (min_pct_big < 1e9)
+        bench_summary_number(b, "gemv.cluster_min_pct_hbm_from_32mb", min_pct_big);
+
+    /* ---- report ---- */
+    bench_report(b, "### One token (batch 1): µs per call (CUDA graph of consecutive calls, weights from HBM)\n\n");
+    bench_report(b, "| shape | M x K | MB | read floor | cuBLAS | row-parallel | split-K atomics | split-K two kernels | "
+                 "cluster, global twin | **cluster, DSMEM** | DSMEM %% HBM | vs cuBLAS | vs best non-cluster | DSMEM "
+                 "configuration |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int si = 0; si < nshapes; ++si) {
+        best *bs = table[si][0];
+        size_t bytes = (size_t)shapes[si].M * shapes[si].K * 2;
+        char cfgtxt[96], cell[V_COUNT][32];
+        config_text(cfgtxt, sizeof cfgtxt, V_CLUSTER, &bs[V_CLUSTER]);
+        for (int v = 0; v < V_COUNT; ++v)
+            if (bs[v].have)
+                snprintf(cell[v], sizeof cell[v], "%.2f", bs[v].graph.median);
+            else
+                snprintf(cell[v], sizeof cell[v], "-");
+        double cl = bs[V_CLUSTER].graph.median;
+        bench_report(b, "| %s%s | %d x %d | %.1f | %s | %s | %s | %s | %s | %s | **%s** | %.0f%% | %.2fx | %.2fx | %s |\n",
+                     shapes[si].name, small[si] ? " (small M)" : "", shapes[si].M, shapes[si].K, bytes / 1e6,
+                     cell[V_FLOOR], cell[V_CUBLAS], cell[V_ROWPAR], cell[V_ATOMIC], cell[V_TWOKERNEL],
+                     cell[V_CLUSTER_GMEM], cell[V_CLUSTER],
+                     cl > 0 && c.hbm_gbps > 0 ? 100.0 * bytes / (cl * 1e-6) / 1e9 / c.hbm_gbps : 0.0, ratio_cublas[si],
+                     ratio_nc[si], cfgtxt);
+    }
+    bench_report(b, "\nHeadline (batch 1; ratios are the other's time over the cluster version's, > 1: the cluster "
+                 "version is faster):\n\n");
+    bench_report(b, "- cluster vs cuBLAS, geometric mean: small M (M <= %d, K >= %d; %d shapes) **%.2fx** (target >= "
+                 "2), all %d shapes **%.2fx** (target >= 1.3)%s\n", GEMV_SMALL_M_MAX, GEMV_SMALL_M_MIN_K, nsmall,
+                 g_c_small, nshapes, g_c_all, c.have_cublas ? "" : " (no cuBLAS in this run)");
+    bench_report(b, "- cluster vs the best non-cluster variant of each shape (row-parallel, atomics, two kernels), "
+                 "geometric mean: small M **%.2fx** (target >= 1.2), all **%.2fx**\n", g_n_small, g_n_all);
+    bench_report(b, "- cluster through DSMEM vs the same cluster kernel through global memory: %.2fx (geometric "
+                 "mean, all shapes)\n", g_twin);
+    if (min_pct_big < 1e9)
+        bench_report(b, "- the cluster version's lowest %% of the measured HBM bandwidth on shapes of at least 32 MB: "
+                     "%.0f%% (target >= 85%%)\n", min_pct_big);
+    bench_report(b, "\nWhere cuBLAS is faster than the cluster version (batch 1), with the read floor of the same "
+                 "bytes beside it:\n\n");
+    int wins = 0;
+    for (int si = 0; si < nshapes; ++si)
+        if (ratio_cublas[si] > 0 && ratio_cublas[si] < 1.0) {
+            best *bs = table[si][0];
+            bench_report(b, "- %s: cuBLAS %.2f us, cluster %.2f us, reading the weights alone %.2f us\n",
+                         shapes[si].name, bs[V_CUBLAS].graph.median, bs[V_CLUSTER].graph.median,
+                         bs[V_FLOOR].graph.median);
+            ++wins;
+        }
+    if (!wins)
+        bench_report(b, "- none%s\n", c.have_cublas ? "" : " measured (no cuBLAS)");
+
+    bench_report(b, "\n### Host launches: µs per call when every call is launched from the host (no graph)\n\n");
+    bench_report(b, "| shape | cuBLAS | row-parallel | split-K atomics | split-K two kernels | cluster, DSMEM |\n"
+                 "|---|---|---|---|---|---|\n");
+    for (int si = 0; si < nshapes; ++si) {
+        best *bs = table[si][0];
+        bench_report(b, "| %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", shapes[si].name, bs[V_CUBLAS].stream_us,
+                     bs[V_ROWPAR].stream_us, bs[V_ATOMIC].stream_us, bs[V_TWOKERNEL].stream_us,
+                     bs[V_CLUSTER].stream_us);
+    }
+    for (int ni = 1; ni < n_nb; ++ni) {
+        bench_report(b, "\n### %d tokens: µs per call (graph)\n\n| shape | cuBLAS | best non-cluster | cluster, global "
+                     "twin | cluster, DSMEM | vs cuBLAS | DSMEM configuration |\n|---|---|---|---|---|---|---|\n",
+                     nbs[ni]);
+        for (int si = 0; si < nshapes; ++si) {
+            best *bs = table[si][ni];
+            double nc = 1e30;
+            for (int v = V_ROWPAR; v <= V_TWOKERNEL; ++v)
+                if (bs[v].have && bs[v].graph.median < nc)
+                    nc = bs[v].graph.median;
+            char cfgtxt[96];
+            config_text(cfgtxt, sizeof cfgtxt, V_CLUSTER, &bs[V_CLUSTER]);
+            double cl = bs[V_CLUSTER].graph.median;
+            bench_report(b, "| %s | %.2f | %.2f | %.2f | %.2f | %.2fx | %s |\n", shapes[si].name,
+                         bs[V_CUBLAS].graph.median, nc < 1e30 ? nc : 0.0, bs[V_CLUSTER_GMEM].graph.median, cl,
+                         cl > 0 && bs[V_CUBLAS].have ? bs[V_CUBLAS].graph.median / cl : 0.0, cfgtxt);
+        }
+    }
+    bench_report(b, "\nEvery configuration of every variant, with its occupancy and check: ch08_gemv_sweep.csv; the "
+                 "best of each: ch08_gemv.csv.\n");
+    (void)vtitle;
+    return c.failed || c.broken;
+}
