@@ -391,13 +391,20 @@ static dsm_error_t enqueue_call(ctx *c, const problem *p, int v, const config *g
 
 /* ---- checking ---- */
 
-/* The sum modulo 2^32 of the 32-bit words of host bytes [0, bytes) of the pool. */
+/* The sum modulo 2^32 of the 32-bit words of host bytes [0, bytes) of the
+ * pool (remembered for the last size asked: a gigabyte takes a while). */
 static uint32_t pool_word_sum(const ctx *c, size_t bytes)
 {
+    static size_t last_bytes;
+    static uint32_t last_sum;
+    if (bytes == last_bytes && bytes)
+        return last_sum;
     const uint32_t *w = (const uint32_t *)c->host_pool;
     uint32_t s = 0;
     for (size_t i = 0; i < bytes / 4; ++i)
         s += w[i];
+    last_bytes = bytes;
+    last_sum = s;
     return s;
 }
 
@@ -647,8 +654,8 @@ static void sweep_variant(ctx *c, const problem *p, int v, best *bst)
                             (!clusterish && v != V_ROWPAR && split != 4 && split != 8))
                             continue;
                     } else if (batch) {     /* 2 to 8 tokens: the middle of the space */
-                        if (unroll != 2 || rows == 1 || rows == 16 || threads == 1024 ||
-                            (!clusterish && (threads == 128 || split == 16)))
+                        if (unroll != 2 || rows == 1 || rows == 16 || threads == 1024 || threads == 128 ||
+                            (!clusterish && split == 16))
                             continue;
                     } else if (v != V_ROWPAR && !clusterish && threads == 1024) {
                         continue;
