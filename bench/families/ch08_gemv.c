@@ -645,9 +645,9 @@ static void sweep_variant(ctx *c, const problem *p, int v, best *bst)
                 for (int unroll = 2; unroll <= 4; unroll += 2) {
                     int split = v == V_ROWPAR ? 1 : splits[si], rows = rows_all[ri], threads = threads_all[ti];
                     if (c->dry) {   /* the emulator: a few small blocks */
-                        if (threads > 128 || unroll == 4 || (ri != 0 && ri != 2 && ri != 4) || (ti != 0 && ti != 1))
+                        if (unroll == 4 || (ri != 0 && ri != 4) || ti != 0)
                             continue;
-                        threads = ti == 0 ? 32 : 64;
+                        threads = 64;
                     } else if (c->quick) {
                         if (unroll != 4 || threads != (v == V_ROWPAR && rows == 1 ? 1024 : 256) ||
                             (rows != 2 && rows != 4 && !(v == V_ROWPAR && rows == 1)) ||
