@@ -9,6 +9,7 @@
 extern "C" {
 #endif
 
+// BOOK-BEGIN(kernel-contract)
 /*
  * THE KERNEL. gemv_cluster_kernel(nb) returns the kernel that runs nb tokens
  * (1 <= nb <= 8); it takes, in this order,
@@ -40,6 +41,7 @@ extern "C" {
  * gemv_cluster_smem nonzero for (rows, threads, nb) means that it does; it
  * must accept at least rows 1..16 with threads 32..1024.
  */
+// BOOK-END(kernel-contract)
 dsm_kernel_t gemv_cluster_kernel(int nb);
 
 /* Dynamic shared memory, in bytes, of one CTA of the kernel for nb tokens with
@@ -57,6 +59,7 @@ typedef struct gemv_plan {
     int clusters;   /* ceil(M / rows) */
 } gemv_plan;
 
+// BOOK-BEGIN(plan-contract)
 /*
  * THE PLAN, for y = W x with W M x K (K a positive multiple of 8), nb tokens,
  * on a GPU of sm_count SMs. Any plan that follows these rules is right; the
@@ -74,6 +77,7 @@ typedef struct gemv_plan {
  * when no plan fits, any error of the runtime as it came.
  */
 dsm_error_t gemv_cluster_plan(int M, int K, int nb, int sm_count, gemv_plan *plan);
+// BOOK-END(plan-contract)
 
 /* Sets the kernel attributes a plan needs (non-portable clusters above 8,
  * dynamic shared memory above 48 KB) on gemv_cluster_kernel(nb). */

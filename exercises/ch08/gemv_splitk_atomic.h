@@ -8,6 +8,7 @@
 extern "C" {
 #endif
 
+// BOOK-BEGIN(contract)
 /*
  * Two kernels, launched one after the other on the same stream:
  *
@@ -28,6 +29,7 @@ extern "C" {
  * The order in which the slices' atomics land is up to the GPU: the sums are
  * right, their last bits may differ from run to run.
  */
+// BOOK-END(contract)
 dsm_kernel_t gemv_atomic_init_kernel(void);
 dsm_kernel_t gemv_splitk_atomic_kernel(int nb);
 

@@ -20,7 +20,8 @@ static __host__ __device__ __forceinline__ int reduce_scatter_lo(int n, int q, i
  * (this function publishes their writes to the cluster).
  *
  * On return, for every i in this CTA's share [lo, hi) (reduce_scatter_lo of
- * its rank and the next), part[i] holds the sum over the cluster,
+ * its rank and the next), part[i] holds, for every thread of the CTA to read,
+ * the sum over the cluster,
  *     part_0[i] + part_1[i] + ... + part_{S-1}[i],
  * added in that order starting from part_0[i], so that every run and every
  * schedule gives the same bits. Elements outside the share are unchanged.
