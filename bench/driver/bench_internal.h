@@ -77,7 +77,8 @@ void report_headline(text *out, const bench_number *numbers, int count, const ch
  * relative to the mean of the two, and is in both runs. */
 int compare_runs(const char *a, const char *b, double tolerance_pct, int all);
 /* The headline numbers of issue 11: the exchange and ping-pong bests, the
- * seed's tile exchange, the latency ladder. */
+ * seed's tile exchange, the latency ladder; and of issue 21: the decode
+ * GEMV's headline ratios (gemv.headline.*) and its HBM bandwidth. */
 int compare_is_headline(const char *key);
 
 /* ncu.c: the Nsight Compute counters of the seed's tile exchange (ncu.sh's CSV)

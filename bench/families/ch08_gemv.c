@@ -129,7 +129,7 @@ typedef struct ctx {
     size_t l2;
     uint16_t *host_pool, *host_x;
     void *pool, *dx, *dy, *dws, *dout;
-    size_t pool_bytes;
+    size_t pool_bytes, ws_floats;
     double hbm_gbps;    /* measured in this run */
     bench_csv *sweep;
     int failed, broken;
@@ -416,8 +416,19 @@ static int check_call(ctx *c, const problem *p, int v, const config *g, const ch
         dsm_memset(c->dout, 0xFF, (size_t)g->split * 4);
     } else {
         dsm_memset(c->dy, 0xFF, ny * 4);
-        if (v == V_TWOKERNEL || v == V_CLUSTER_GMEM)
-            dsm_memset(c->dws, 0xFF, GEMV_WS_FLOATS * 4 < (size_t)16 << 20 ? GEMV_WS_FLOATS * 4 : (size_t)16 << 20);
+        /* the workspace too, every float this configuration uses: a partial
+         * nobody wrote must not pass for a previous configuration's */
+        size_t ws = 0, tiles = ((size_t)p->sh->M + (size_t)g->rows - 1) / (size_t)g->rows;
+        if (v == V_TWOKERNEL)
+            ws = (size_t)g->split * ny;
+        else if (v == V_CLUSTER_GMEM)
+            ws = tiles * (size_t)g->split * (size_t)g->rows * 8;
+        if (ws > c->ws_floats) {
+            bench_fail(c->b, "%s: needs %zu floats of workspace, the run has %zu", what, ws, c->ws_floats);
+            return 0;
+        }
+        if (ws)
+            dsm_memset(c->dws, 0xFF, ws * 4);
     }
     dsm_error_t err = enqueue_call(c, p, v, g, 0);
     if (err == dsmSuccess)
@@ -539,7 +550,9 @@ static int max_active(ctx *c, const problem *p, int v, const config *g)
         return 0;
     dsm_kernel_t k;
     dsm_launch_config cfg = main_launch(p, v, g, &k);
-    cfg.grid = cfg.cluster.x ? cfg.cluster : DSM_DIM3(1, 1, 1);
+    if (cfg.cluster.x == 0)     /* a plain launch: ask about clusters of one, i.e. CTAs */
+        cfg.cluster = DSM_DIM3(1, 1, 1);
+    cfg.grid = cfg.cluster;
     int n = 0;
     if (dsm_occupancy_max_active_clusters(&n, k, &cfg) != dsmSuccess)
         n = -1;
@@ -714,6 +727,7 @@ static int setup(ctx *c, const shape *shapes, int nshapes)
         biggest = bytes > biggest ? bytes : biggest;
         kmax = shapes[i].K > kmax ? shapes[i].K : kmax;
     }
+    c->ws_floats = c->dry ? (size_t)1 << 18 : GEMV_WS_FLOATS;
     size_t rot = (size_t)GEMV_ROTATE_L2 * c->l2 + biggest;
     c->pool_bytes = c->dry ? biggest * 3 : (rot > biggest ? rot : biggest);
     c->pool_bytes = (c->pool_bytes + 4095) / 4096 * 4096;
@@ -730,7 +744,7 @@ static int setup(ctx *c, const shape *shapes, int nshapes)
         ymax = (size_t)8 * shapes[i].M > ymax ? (size_t)8 * shapes[i].M : ymax;
     if (dsm_malloc(&c->pool, c->pool_bytes) != dsmSuccess || dsm_malloc(&c->dx, (size_t)8 * kmax * 2) != dsmSuccess ||
         dsm_malloc(&c->dy, ymax * 4) != dsmSuccess ||
-        dsm_malloc(&c->dws, c->dry ? (size_t)1 << 20 : GEMV_WS_FLOATS * 4) != dsmSuccess ||
+        dsm_malloc(&c->dws, c->ws_floats * 4) != dsmSuccess ||
         dsm_malloc(&c->dout, (size_t)c->sms * 8 * 4 + 1024) != dsmSuccess) {
         bench_fail(c->b, "device memory for a %.2f GB weight pool", c->pool_bytes / 1e9);
         return 0;
