@@ -691,6 +691,27 @@ static void sweep_variant(ctx *c, const problem *p, int v, best *bst)
 
 /* ---- the family ---- */
 
+/* GEMV_SHAPES, GEMV_VARIANTS, GEMV_NB (comma-separated names or token
+ * counts): run only those, e.g. to profile one shape with ncu (HANDOFF of
+ * chapter 8, tools/gpu/ch08_gemv.sh). Unset: everything. */
+static int selected(const char *env, const char *name)
+{
+    const char *list = getenv(env);
+    if (list == NULL || *list == '\0')
+        return 1;
+    size_t n = strlen(name);
+    for (const char *q = list; *q;) {
+        const char *end = strchr(q, ',');
+        size_t len = end ? (size_t)(end - q) : strlen(q);
+        if (len == n && strncmp(q, name, n) == 0)
+            return 1;
+        if (!end)
+            break;
+        q = end + 1;
+    }
+    return 0;
+}
+
 static double geomean(const double *x, int n)
 {
     double s = 0;
@@ -858,6 +879,8 @@ int bench_family_ch08_gemv(bench *b)
     memset(table, 0, sizeof table);
     for (int si = 0; si < nshapes && !c.broken; ++si) {
         const shape *sh = &shapes[si];
+        if (!selected("GEMV_SHAPES", sh->name))
+            continue;
         size_t bytes = (size_t)sh->M * sh->K * 2;
         double *ref = malloc((size_t)8 * sh->M * sizeof(double)), *mag = malloc((size_t)8 * sh->M * sizeof(double));
         reference(c.host_pool, c.host_x, sh->M, sh->K, ref, mag);
@@ -877,6 +900,10 @@ int bench_family_ch08_gemv(bench *b)
             ncalls = 1;
         small[si] = sh->M <= GEMV_SMALL_M_MAX && sh->K >= GEMV_SMALL_M_MIN_K;
         for (int ni = 0; ni < n_nb && !c.broken; ++ni) {
+            char nbname[8];
+            snprintf(nbname, sizeof nbname, "%d", nbs[ni]);
+            if (!selected("GEMV_NB", nbname) && ni > 0)
+                continue;   /* token count 1 always runs: the read floor of the others comes from it */
             problem p = {sh, nbs[ni], bytes, ncopies, ncalls, ref, mag};
             best *bests = table[si][ni];
             for (int v = 0; v < V_COUNT && !c.broken; ++v) {
@@ -884,7 +911,8 @@ int bench_family_ch08_gemv(bench *b)
                     bests[v] = table[si][0][v];
                     continue;
                 }
-                sweep_variant(&c, &p, v, &bests[v]);
+                if (selected("GEMV_VARIANTS", vname[v]) || v == V_FLOOR)
+                    sweep_variant(&c, &p, v, &bests[v]);
             }
             final_timing(&c, &p, bests);
             double cub = bests[V_CUBLAS].have ? bests[V_CUBLAS].graph.median : 0;
@@ -900,12 +928,12 @@ int bench_family_ch08_gemv(bench *b)
                               bests[V_CUBLAS].stream_us > 0 && bs->stream_us > 0 ? bests[V_CUBLAS].stream_us / bs->stream_us : 0.0,
                               bs->c.split, bs->c.rows, bs->c.threads, bs->c.unroll, bs->max_active, c.hbm_gbps);
             }
+            double nc = 0;
+            for (int v = V_ROWPAR; v <= V_TWOKERNEL; ++v)
+                if (bests[v].have && (nc == 0 || bests[v].graph.median < nc))
+                    nc = bests[v].graph.median;
             bench_progress(b, "%-16s nb %d: cluster %.2f us, best non-cluster %.2f us, cuBLAS %.2f us, read floor %.2f us",
-                           sh->name, p.nb, bests[V_CLUSTER].graph.median,
-                           fmin(fmin(bests[V_ROWPAR].have ? bests[V_ROWPAR].graph.median : 1e30,
-                                     bests[V_ATOMIC].have ? bests[V_ATOMIC].graph.median : 1e30),
-                                bests[V_TWOKERNEL].have ? bests[V_TWOKERNEL].graph.median : 1e30),
-                           cub, bests[V_FLOOR].graph.median);
+                           sh->name, p.nb, bests[V_CLUSTER].graph.median, nc, cub, bests[V_FLOOR].graph.median);
         }
         free(ref);
         free(mag);
@@ -920,6 +948,9 @@ int bench_family_ch08_gemv(bench *b)
     double rc_small[NSHAPES_MAX], rn_small[NSHAPES_MAX];
     for (int si = 0; si < nshapes; ++si) {
         best *bs = table[si][0];
+        ratio_cublas[si] = ratio_nc[si] = ratio_twin[si] = 0;
+        if (!selected("GEMV_SHAPES", shapes[si].name))
+            continue;   /* a run of some shapes only: no numbers for the others */
         double cl = bs[V_CLUSTER].have ? bs[V_CLUSTER].graph.median : 0;
         double nc = 1e30;
         for (int v = V_ROWPAR; v <= V_TWOKERNEL; ++v)
