@@ -592,6 +592,11 @@ static void sweep_point(ctx *c, const problem *p, int v, const config *g, int re
 {
     if (c->broken || !worth_it(c, p, v, g))
         return;
+    const char *only = getenv("GEMV_CONFIG");     /* split:rows:threads:unroll, for profiling one point */
+    int os, orows, ot, ou;
+    if (only && v != V_CUBLAS && v != V_FLOOR && sscanf(only, "%d:%d:%d:%d", &os, &orows, &ot, &ou) == 4 &&
+        (os != g->split || orows != g->rows || ot != g->threads || ou != g->unroll))
+        return;
     char what[200];
     snprintf(what, sizeof what, "%s %dx%d nb %d %s split %d rows %d threads %d unroll %d", p->sh->name, p->sh->M,
              p->sh->K, p->nb, vname[v], g->split, g->rows, g->threads, g->unroll);
@@ -692,8 +697,9 @@ static void sweep_variant(ctx *c, const problem *p, int v, best *bst)
 /* ---- the family ---- */
 
 /* GEMV_SHAPES, GEMV_VARIANTS, GEMV_NB (comma-separated names or token
- * counts): run only those, e.g. to profile one shape with ncu (HANDOFF of
- * chapter 8, tools/gpu/ch08_gemv.sh). Unset: everything. */
+ * counts): run only those, e.g. to profile one shape with ncu
+ * (tools/gpu/ch08_gemv.sh); GEMV_CONFIG=split:rows:threads:unroll: only that
+ * point of each sweep. Unset: everything. */
 static int selected(const char *env, const char *name)
 {
     const char *list = getenv(env);
