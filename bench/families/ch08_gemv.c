@@ -592,11 +592,6 @@ static void sweep_point(ctx *c, const problem *p, int v, const config *g, int re
 {
     if (c->broken || !worth_it(c, p, v, g))
         return;
-    const char *only = getenv("GEMV_CONFIG");     /* split:rows:threads:unroll, for profiling one point */
-    int os, orows, ot, ou;
-    if (only && v != V_CUBLAS && v != V_FLOOR && sscanf(only, "%d:%d:%d:%d", &os, &orows, &ot, &ou) == 4 &&
-        (os != g->split || orows != g->rows || ot != g->threads || ou != g->unroll))
-        return;
     char what[200];
     snprintf(what, sizeof what, "%s %dx%d nb %d %s split %d rows %d threads %d unroll %d", p->sh->name, p->sh->M,
              p->sh->K, p->nb, vname[v], g->split, g->rows, g->threads, g->unroll);
@@ -660,6 +655,12 @@ static void sweep_variant(ctx *c, const problem *p, int v, best *bst)
                         g.split = 2, g.threads = 64;
                     sweep_point(c, p, v, &g, reps, bst);
                 }
+        return;
+    }
+    const char *only = getenv("GEMV_CONFIG");     /* split:rows:threads:unroll: this point alone */
+    config one;
+    if (only && sscanf(only, "%d:%d:%d:%d", &one.split, &one.rows, &one.threads, &one.unroll) == 4) {
+        sweep_point(c, p, v, &one, reps, bst);
         return;
     }
     int clusterish = v == V_CLUSTER || v == V_CLUSTER_GMEM;
