@@ -48,10 +48,18 @@ static __device__ __forceinline__ void gemv_cluster_gmem(const uint4 *__restrict
             ws[(size_t)blockIdx.x * slot + (size_t)o] = part[o];
     dsm_cluster_sync();     /* every slot written and published to the cluster */
     for (int o = lo + (int)threadIdx.x; o < hi; o += (int)blockDim.x) {
+        /* the peers' partials four at a time, the four loads in flight together
+         * (all sixteen at once would cost this kernel registers, so occupancy,
+         * in its main loop), added in rank order */
         float v = 0.0f;
-        for (int p = 0; p < split; ++p) {
-            float t = p == rank ? part[o] : ws[(first + (size_t)p) * slot + (size_t)o];
-            v = p == 0 ? t : v + t;
+        for (int p0 = 0; p0 < split; p0 += 4) {
+            float t[4];
+            for (int j = 0; j < 4; ++j) {
+                int p = p0 + j;
+                t[j] = p >= split ? 0.0f : p == rank ? part[o] : ws[(first + (size_t)p) * slot + (size_t)o];
+            }
+            for (int j = 0; j < 4 && p0 + j < split; ++j)
+                v = p0 + j == 0 ? t[j] : v + t[j];
         }
         int m = m0 + o / nb, b = o % nb;
         if (bias)

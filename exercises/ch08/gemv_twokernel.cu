@@ -49,7 +49,7 @@ DSM_KERNEL_ENTRY(gemv_partial_t4, GEMV_PARTIAL_TYPES)
 __global__ void gemv_partial_t8(GEMV_PARTIAL_PARAMS) { gemv_partial(W, x, ws, M, K, nb, rows, split, unroll, 8); }
 DSM_KERNEL_ENTRY(gemv_partial_t8, GEMV_PARTIAL_TYPES)
 
-/* The second kernel: any 1-D grid; y[b * M + m] = sum over s in order of
+/* The second kernel: any 1-D grid, 1 <= split <= 16; y[b * M + m] = sum over s in order of
  * ws[(s * nb + b) * M + m], plus bias[m] and residual[b * M + m] when given.
  * Consecutive threads take consecutive m: every read of ws is coalesced. */
 __global__ void gemv_reduce_partials(const float *ws, float *y, const float *bias, const float *residual, int M, int nb,
@@ -57,9 +57,13 @@ __global__ void gemv_reduce_partials(const float *ws, float *y, const float *bia
 {
     size_t n = (size_t)M * (size_t)nb;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float v = ws[i];
-        for (int s = 1; s < split; ++s)
-            v += ws[(size_t)s * n + i];
+        float t[16];    /* all loads in flight first (split <= 16), then the sum in slice order */
+        for (int s = 0; s < 16; ++s)
+            t[s] = s < split ? ws[(size_t)s * n + i] : 0.0f;
+        float v = t[0];
+        for (int s = 1; s < 16; ++s)
+            if (s < split)
+                v += t[s];
         if (bias)
             v += bias[i % (size_t)M];
         if (residual)

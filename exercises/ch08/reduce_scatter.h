@@ -4,6 +4,9 @@
 
 #include "dsm.h"
 
+/* The largest cluster (non-portable). */
+#define REDUCE_SCATTER_MAX_CTAS 16
+
 /* The share of rank q in a cluster of S CTAs: elements [q * n / S, (q + 1) * n / S).
  * Shares differ by at most one element; with n < S some are empty. */
 static __host__ __device__ __forceinline__ int reduce_scatter_lo(int n, int q, int S)

@@ -4,6 +4,9 @@
 
 #include "dsm.h"
 
+/* The largest cluster (non-portable). */
+#define REDUCE_SCATTER_MAX_CTAS 16
+
 /* The share of rank q in a cluster of S CTAs: elements [q * n / S, (q + 1) * n / S).
  * Shares differ by at most one element; with n < S some are empty. */
 static __host__ __device__ __forceinline__ int reduce_scatter_lo(int n, int q, int S)
@@ -44,11 +47,16 @@ static __device__ __forceinline__ void cluster_reduce_scatter(float *part, int n
     int lo = reduce_scatter_lo(n, q, S), hi = reduce_scatter_lo(n, q + 1, S);
     dsm_cluster_sync();     /* every CTA's partials written, published, and every peer started */
     for (int i = lo + (int)threadIdx.x; i < hi; i += (int)blockDim.x) {
-        float s = 0.0f;
-        for (int p = 0; p < S; ++p) {   /* rank order: the same bits in every CTA and every run */
-            const float *src = p == q ? part : (const float *)dsm_map_shared_rank(part, (uint32_t)p);
-            s = p == 0 ? src[i] : s + src[i];
-        }
+        /* all S loads first, so that they are in flight together (a DSMEM load
+         * takes about 200 cycles), then the additions in rank order: the same
+         * bits in every CTA and every run */
+        float v[REDUCE_SCATTER_MAX_CTAS];
+        for (int p = 0; p < REDUCE_SCATTER_MAX_CTAS; ++p)
+            v[p] = p >= S ? 0.0f : p == q ? part[i] : ((const float *)dsm_map_shared_rank(part, (uint32_t)p))[i];
+        float s = v[0];
+        for (int p = 1; p < REDUCE_SCATTER_MAX_CTAS; ++p)
+            if (p < S)
+                s += v[p];
         part[i] = s;    /* my share only: no peer reads it */
     }
     dsm_cluster_sync();     /* every peer has read its share of me: I may leave */
