@@ -30,7 +30,7 @@ include mk/runtime.mk
 # Each step is a target (runtime-test: mk/runtime.mk, book-test: mk/book.mk, the others: mk/course.mk);
 # a step passed when its status file exists afterwards, and was skipped when it left <step>.skipped.
 TEST_STATUS := build/test/status
-TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons skeletons-check diagnostics-check grader-test nvcc-check book-test bench-dry
+TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons skeletons-check diagnostics-check grader-test nvcc-check book-test bench-dry bench-dry-exercises
 
 .PHONY: help clean test
 help:
@@ -58,6 +58,7 @@ help:
 	  "make gpu-test  solutions' tests, memcheck and racecheck on a Hopper GPU (waived without one)" \
 	  "make bench  the DSMEM-vs-global benchmark on a GPU of compute capability >= 9.0 (QUICK=1, NCU=1, SRC=exercises, FAMILY=name); without one: the dry run" \
 	  "make bench-dry  the benchmark's dry run on the emulator: every family with tiny sizes, every kernel checked" \
+	  "make bench-dry-exercises  the dry run on fresh skeletons: must fail, and carry no number of an unfinished kernel" \
 	  "make bench-commit RUN=dir  make a run folder the committed H200 reference (bench/results/bench-h200/)" \
 	  "make bench-compare A=dir B=dir  do two runs agree within 3 % on every headline number?" \
 	  $(HELP_BOOK) \

@@ -25,12 +25,35 @@
  *      emulator uses tiny sizes: it checks kernels and the pipeline, it measures
  *      nothing),
  *   2. for every configuration: launches, CHECKS the result against a CPU
- *      reference (a wrong result is bench_fail(), never a number), warms up,
- *      repeats, and records median/min/max with bench_stats_of(),
- *   3. writes rows with bench_csv_row(), headline numbers with
- *      bench_summary_number(), and a Markdown section with bench_report().
+ *      reference (a wrong result is bench_fail_kernel(), never a number), warms
+ *      up, repeats, and records median/min/max with bench_stats_of(),
+ *   3. writes rows with bench_csv_row(), numbers with bench_summary_measured()
+ *      (or bench_summary_number()), and a Markdown section with bench_report().
  * It returns 0, or non-zero when a check failed or the device broke (the driver
  * then reports the family as failed and goes on with the next one).
+ *
+ * No number from skipped work. A check must fail for a kernel that does
+ * nothing or skips part of its work: no fixed points (data that changes every
+ * round, or round counts after which no tile is back where it started), and in
+ * the dry run the emulator's mechanism counters (dsm_emu_last_counts,
+ * dsm_emu_last_gmem_use from dsm_emu_control.h; they answer false on a GPU)
+ * prove that every exchange, copy and barrier happened. A check that fails
+ * names its kernel (bench_fail_kernel). From then on the kernel is FAILED for
+ * the rest of the family, and the driver makes sure nothing of it survives:
+ *   - every summary number measured with it (bench_summary_measured) is
+ *     written as null, with the reason in summary.json's "not_measured";
+ *   - every row of a CSV table with a "kernel" column that names it reads
+ *     "failed" from the table's status column ("launch" or "status") to the
+ *     end of the row. So a table puts its configuration columns first, then
+ *     the status column, then the measurements, and says which kernel a row
+ *     measured in a column named "kernel" (anywhere in the row);
+ *   - the run ends with the list of failed kernels and the exercise each
+ *     belongs to (failed_kernels.txt, summary.json's "failed_kernels").
+ * A family that skips rows because something answered 0 (an exercise's helper,
+ * an occupancy query that must succeed) records a failure for that kernel: a
+ * row that was not measured is never "ok". `bench_driver --audit RUN` checks a
+ * run folder against these rules; `make test` runs the dry run on fresh
+ * skeletons and audits it (make bench-dry-exercises).
  *
  * Kernels come from the solutions (or SRC=exercises): the build links the
  * files the families name from the chosen tree, so a family only declares
@@ -58,8 +81,19 @@ void bench_progress(bench *b, const char *fmt, ...) __attribute__((format(printf
 
 /* A failed check (wrong result, failed launch the family did not expect):
  * printed at once, counted, written to summary.json's "failures"; the run
- * exits non-zero at the end. The value being measured must not be recorded. */
+ * exits non-zero at the end. The value being measured must not be recorded.
+ * A message that names a kernel of the build (as a whole word) marks that
+ * kernel failed, as bench_fail_kernel does. */
 void bench_fail(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A failed check of `kernel` (its DSM_KERNEL_ENTRY name): bench_fail, and the
+ * kernel is failed for the rest of the family (see "No number from skipped
+ * work" above). */
+void bench_fail_kernel(bench *b, const char *kernel, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* 1 while no check of `kernel` has failed in this family (a report prints
+ * "failed" instead of a number of a kernel for which this is 0). */
+int bench_kernel_ok(const bench *b, const char *kernel);
 
 /* Median, min and max of n samples (n >= 1); samples are not modified. */
 typedef struct bench_stats {
@@ -79,15 +113,36 @@ dsm_error_t bench_time_launches(bench *b, const dsm_launch_config *cfg, dsm_kern
 /* Opens <run folder>/<name>.csv and writes its header line, to which the
  * driver prepends the columns gpu,sm_clock_mhz,date,commit (so every row says
  * where it was measured). Rows are the family's columns, comma-separated,
- * strings quoted by the caller where they may hold commas. */
+ * strings quoted by the caller where they may hold commas. A table names the
+ * kernel of each row in a column "kernel" and has a status column "launch" or
+ * "status" (the launch's result, or "failed") before its measurements; a
+ * row whose check failed writes "failed" in the status column and in every
+ * measurement column, never a number (and the driver enforces it at the end
+ * of the family for every row of a failed kernel). */
 bench_csv *bench_csv_open(bench *b, const char *name, const char *header);
 void bench_csv_row(bench_csv *csv, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void bench_csv_close(bench_csv *csv);
 
 /* A headline number in summary.json (key must be unique in the run), e.g.
  * bench_summary_number(b, "pingpong_dsmem_cycles_per_hop_best", 371.0).
- * Keys with a dot nest: "latency_cycles.dsmem" -> {"latency_cycles": {"dsmem": ...}}. */
+ * Keys with a dot nest: "latency_cycles.dsmem" -> {"latency_cycles": {"dsmem": ...}}.
+ * A value that is not finite is written as null. */
 void bench_summary_number(bench *b, const char *key, double value);
+
+/* The same for a number measured with the kernels named in `kernels`
+ * (space-separated DSM_KERNEL_ENTRY names, e.g. "ring_push ring_global" for
+ * their ratio): null, with the reason, when any of them failed a check in this
+ * family, whenever that happened. Prefer it to bench_summary_number. */
+void bench_summary_measured(bench *b, const char *key, double value, const char *kernels);
+
+/* A number that was not measured: null in summary.json, and `why` under
+ * "not_measured" (e.g. "xchg_vec_gmem failed a check"). bench-compare counts a
+ * null headline as missing. */
+void bench_summary_failed(bench *b, const char *key, const char *why);
+
+/* A string beside the numbers, e.g. which kernel gave a best
+ * ("bandwidth_pairs.best.dsmem_mechanism" = "ring_push"). Never compared. */
+void bench_summary_text(bench *b, const char *key, const char *value);
 
 /* Appends Markdown to the run's report.md (the family's own section: a
  * "## ..." heading, its tables, DSMEM/global ratios, the seed's figures). */

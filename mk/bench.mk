@@ -24,10 +24,16 @@ BENCH_SRC := solutions
 else
 BENCH_SRC := $(patsubst %/,%,$(SRC))
 endif
-BENCH_SRC_NAME := $(notdir $(BENCH_SRC))
+# The build's name for the tree: solutions, exercises, or a path with / turned into _ (fresh skeletons).
+BENCH_SRC_NAME := $(subst /,_,$(BENCH_SRC))
 
 # The kernel files the families name, relative to the source tree.
 BENCH_KERNEL_FILES := $(sort $(shell sed -n 's|^[[:space:]]*//[[:space:]]*bench-kernels:||p' $(BENCH_FAMILY_SRCS) /dev/null))
+# Kernels that belong to the benchmark itself, not to an exercise (a second harness, a probe):
+# `// bench-own-kernels: bench/kernels/x.cu`, always the same file whatever SRC is. In the dry run
+# every kernel is instrumented like the exercises' tests (EMU_KERNEL_CFLAGS): the emulator checks
+# and counts its plain accesses too (a family's dry-run checks may use the mechanism counters).
+BENCH_OWN_KERNEL_FILES := $(sort $(shell sed -n 's|^[[:space:]]*//[[:space:]]*bench-own-kernels:||p' $(BENCH_FAMILY_SRCS) /dev/null))
 
 # QUICK=1: the short run; FAMILY=ch05_pingpong (or several, space-separated): only those.
 BENCH_ARGS = --src $(BENCH_SRC) --reference $(BENCH_REFERENCE)/summary.json $(if $(filter 1 yes,$(QUICK)),--quick) $(FAMILY)
@@ -41,7 +47,9 @@ bench_dir = build/bench/obj/$(call bench_variant,$1)
 bench_bin = build/bench/bin/bench-$(call bench_variant,$1)
 bench_objs = $(BENCH_DRIVER_SRCS:bench/driver/%.c=$(call bench_dir,$1)/driver/%.o) \
   $(BENCH_FAMILY_SRCS:bench/families/%.c=$(call bench_dir,$1)/families/%.o) \
-  $(BENCH_KERNEL_FILES:%.cu=$(call bench_dir,$1)/kernels/%.o) $(call bench_dir,$1)/families_table.o
+  $(BENCH_KERNEL_FILES:%.cu=$(call bench_dir,$1)/kernels/%.o) \
+  $(BENCH_OWN_KERNEL_FILES:bench/kernels/%.cu=$(call bench_dir,$1)/own/%.o) $(call bench_dir,$1)/families_table.o \
+  $(call bench_dir,$1)/kernels_table.o
 
 BENCH_EMU_BIN := $(call bench_bin,emu)
 BENCH_GPU_BIN := $(call bench_bin,gpu)
@@ -62,6 +70,20 @@ $(BENCH_GEN): bench-force
 .PHONY: bench-force
 bench-force:
 
+# The table of kernels (name, file, exercise) of the chosen tree, for the driver's list of failed kernels.
+BENCH_KTABLE := build/bench/obj/kernels_table-$(BENCH_SRC_NAME).c
+$(BENCH_KTABLE): bench-force
+	@mkdir -p $(@D)
+	@sh bench/driver/kernel_table.sh $(BENCH_SRC) $@ $(BENCH_KERNEL_FILES) $(BENCH_OWN_KERNEL_FILES)
+
+$(BENCH_EMU_DIR)/kernels_table.o: $(BENCH_KTABLE) $(BENCH_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(EMU_CFLAGS) -Ibench -Ibench/driver -c $< -o $@
+
+$(BENCH_GPU_DIR)/kernels_table.o: $(BENCH_KTABLE) $(BENCH_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(CUDA_HOST_CFLAGS) -Ibench -Ibench/driver -c $< -o $@
+
 # A kernel file that a family names but the source tree lacks: say which and who names it.
 build/bench/obj/%.o:
 	@k='$(word 2,$(subst /kernels/, ,$*)).cu'; echo "bench: $(BENCH_SRC)/$$k does not exist, but a family names it:"; \
@@ -70,7 +92,11 @@ build/bench/obj/%.o:
 # Emulator build (the dry run).
 $(BENCH_EMU_DIR)/kernels/%.o: $(BENCH_SRC)/%.cu $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(EMU_CFLAGS) -x c -I$(dir $<) -DDSM_UNIT=bench_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
+	$(CC) $(EMU_CFLAGS) $(EMU_KERNEL_CFLAGS) -x c -I$(dir $<) -DDSM_UNIT=bench_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
+
+$(BENCH_EMU_DIR)/own/%.o: bench/kernels/%.cu $(RUNTIME_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(EMU_CFLAGS) $(EMU_KERNEL_CFLAGS) -x c -DDSM_UNIT=bench_own_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
 
 $(BENCH_EMU_DIR)/families/%.o: bench/families/%.c $(BENCH_HEADERS) $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
@@ -95,6 +121,10 @@ BENCH_GPU_LDLIBS := -lcublas -lpthread -lm -Xlinker -rpath=$(CUDA_HOME)/lib64
 $(BENCH_GPU_DIR)/kernels/%.o: $(BENCH_SRC)/%.cu $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -I$(dir $<) -DDSM_UNIT=bench_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
+
+$(BENCH_GPU_DIR)/own/%.o: bench/kernels/%.cu $(RUNTIME_HEADERS)
+	@mkdir -p $(@D)
+	$(NVCC) $(NVCC_FLAGS) -DDSM_UNIT=bench_own_$(subst /,_,$(subst .,_,$*)) -c $< -o $@
 
 $(BENCH_GPU_DIR)/families/%.o: bench/families/%.c $(BENCH_HEADERS) $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
@@ -155,6 +185,24 @@ bench-gpu-run: $(BENCH_GPU_BIN)
 bench-dry: bench-driver-test $(BENCH_EMU_BIN)
 	@$(BENCH_EMU_BIN) --out-root $(BENCH_DRY_OUT) $(BENCH_ARGS) && bash bench/driver/plots.sh $(BENCH_DRY_OUT)/latest
 
+# make test's guard against numbers from unfinished kernels: the dry run on fresh skeletons of solutions/
+# (not your exercises/) must fail, name the skeleton kernels of chapters 4 and 6 among its failed kernels,
+# and carry no number for any failed kernel (bench_driver --audit). A second make, because the tree is
+# chosen when the makefile is read.
+BENCH_SKEL_OUT := $(BENCH_OUT)/dry-skeletons
+BENCH_SKEL_EXPECT := xchg_seed_dsmem,xchg_seed_gmem,xchg_vec_dsmem,xchg_vec_gmem,ring_push,big_histogram
+.PHONY: bench-dry-exercises
+bench-dry-exercises: $(SKELETON_STAMP) $(EMU_LIB) $(BENCH_EMU_BIN)
+	@$(MAKE) --no-print-directory bench-build-emu SRC=$(SKELETON_DIR) > $(BENCH_OUT)/dry-skeletons-build.log 2>&1 || \
+	  { tail -n 20 $(BENCH_OUT)/dry-skeletons-build.log; exit 1; }
+	@rm -rf $(BENCH_SKEL_OUT) && mkdir -p $(BENCH_SKEL_OUT)
+	@build/bench/bin/bench-emu-$(subst /,_,$(SKELETON_DIR)) --out $(BENCH_SKEL_OUT)/run --src $(SKELETON_DIR) \
+	  > $(BENCH_SKEL_OUT)/run.log 2>&1; rc=$$?; \
+	if [ $$rc -ne 1 ]; then echo "bench-dry-exercises: the dry run on skeletons exited $$rc, not 1 (failed checks)"; \
+	  tail -n 30 $(BENCH_SKEL_OUT)/run.log; exit 1; fi
+	@$(BENCH_EMU_BIN) --audit $(BENCH_SKEL_OUT)/run --expect-failed $(BENCH_SKEL_EXPECT) || \
+	  { tail -n 30 $(BENCH_SKEL_OUT)/run.log; exit 1; }
+
 bench-list: $(BENCH_EMU_BIN)
 	@$(BENCH_EMU_BIN) --list
 
@@ -163,9 +211,17 @@ bench-commit:
 	@bash bench/driver/commit.sh '$(or $(RUN),$(BENCH_OUT)/latest)' $(BENCH_REFERENCE)
 
 # make bench-compare A=<run dir> B=<run dir>: do two runs agree within 3 % (TOLERANCE=3) on every
-# headline number (ALL=1: on every number)?
+# headline number (ALL=1: on every number)? A defaults to the newest run (build/bench/latest, or the dry
+# run's build/bench/dry/latest when there is no GPU run), B to the committed H200 reference. Against a dry
+# run only which numbers were measured is compared (the emulator measures nothing).
+BENCH_COMPARE_A = $(or $(A),$(if $(wildcard $(BENCH_OUT)/latest/summary.json),$(BENCH_OUT)/latest,$(BENCH_DRY_OUT)/latest))
+BENCH_COMPARE_B = $(or $(B),$(BENCH_REFERENCE))
 bench-compare: $(BENCH_EMU_BIN)
-	@$(BENCH_EMU_BIN) --compare $(A)/summary.json $(B)/summary.json --tolerance $(or $(TOLERANCE),3) $(if $(filter 1,$(ALL)),--all)
+	@if [ ! -f $(BENCH_COMPARE_A)/summary.json ]; then \
+	  echo "bench-compare: no run to compare: $(BENCH_COMPARE_A)/summary.json is missing (make bench first, or A=<run dir>)"; exit 2; fi
+	@echo "bench-compare: A=$(BENCH_COMPARE_A) B=$(BENCH_COMPARE_B)"
+	@$(BENCH_EMU_BIN) --compare $(BENCH_COMPARE_A)/summary.json $(BENCH_COMPARE_B)/summary.json \
+	  --tolerance $(or $(TOLERANCE),3) $(if $(filter 1,$(ALL)),--all)
 
 # ---- the driver's own tests (tests/bench/), run before every dry run ----
 BENCH_TEST_BIN := build/bench/bin/test_bench_driver

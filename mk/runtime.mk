@@ -11,6 +11,10 @@ else
 NVCC_ARCH := -gencode=arch=compute_90a,code=sm_90a -gencode=arch=compute_90,code=compute_90
 endif
 NVCC_FLAGS := $(NVCC_ARCH) -O3 -lineinfo -Iruntime -Itests
+# DEBUG=1: the Hopper backend checks the operands of bulk copies (alignment, size, masks) and traps with a message.
+ifeq ($(DEBUG),1)
+NVCC_FLAGS += -DDSM_DEBUG
+endif
 
 WARN       := -Wall -Wextra
 EMU_CFLAGS := -std=c11 -g -O1 $(WARN) -D_GNU_SOURCE -Iruntime -Itests

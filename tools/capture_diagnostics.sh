@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# capture_diagnostics.sh: builds each buggy example of chapters 2, 3 and 6 against the emulator, runs it, and saves what a learner sees (the dsm-emu report and the program's own line) in chapters/diagnostics/NAME.txt.
+# capture_diagnostics.sh: builds each buggy example of chapters 2, 3, 6 and 7 against the emulator, runs it, and saves what a learner sees (the dsm-emu report and the program's own line) in chapters/diagnostics/NAME.txt.
 #
 # usage: tools/capture_diagnostics.sh [NAME...]   (default: all of them; run from anywhere)
 #        tools/capture_diagnostics.sh --check      (changes nothing; fails when a committed file is not
@@ -45,7 +45,7 @@ capture() {
     echo "wrote $dest/$name.txt"
 }
 
-all="seed001_lifetime seed001_rank syncthreads_only histogram_plain_rmw trap early_return pingpong_wrong_parity pingpong_relaxed_signal ring_reuse_early ring_no_expect_tx ring_wrong_parity"
+all="seed001_lifetime seed001_rank syncthreads_only histogram_plain_rmw trap early_return pingpong_wrong_parity pingpong_relaxed_signal ring_reuse_early ring_no_expect_tx ring_wrong_parity mcast_empty_count_one mcast_only_rank0_arms mcast_mask_outside"
 for name in ${*:-$all}; do
     case $name in
     pingpong_wrong_parity)   capture "$name" examples/ch05/wrong_parity.cu examples/ch05/wrong_parity_main.c ;;
@@ -59,6 +59,9 @@ for name in ${*:-$all}; do
     ring_reuse_early)    capture "$name" examples/ch06/ring_bugs.cu examples/ch06/ring_bugs_main.c reuse_early ;;
     ring_no_expect_tx)   capture "$name" examples/ch06/ring_bugs.cu examples/ch06/ring_bugs_main.c no_expect_tx ;;
     ring_wrong_parity)   capture "$name" examples/ch06/ring_bugs.cu examples/ch06/ring_bugs_main.c wrong_parity ;;
+    mcast_empty_count_one) capture "$name" examples/ch07/mcast_bugs.cu examples/ch07/mcast_bugs_main.c empty_count_one ;;
+    mcast_only_rank0_arms) capture "$name" examples/ch07/mcast_bugs.cu examples/ch07/mcast_bugs_main.c only_rank0_arms ;;
+    mcast_mask_outside)    capture "$name" examples/ch07/mcast_bugs.cu examples/ch07/mcast_bugs_main.c mask_outside ;;
     *) echo "capture_diagnostics: unknown example '$name' (known: $all)" >&2; exit 2 ;;
     esac
 done

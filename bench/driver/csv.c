@@ -1,7 +1,8 @@
-/* csv.c: one CSV file per family table, every row prefixed with where and when it was measured. */
+/* csv.c: one CSV file per family table, every row prefixed with where and when it was measured; no row of a failed kernel keeps a number. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bench_internal.h"
 
@@ -34,6 +35,7 @@ bench_csv *bench_csv_open(bench *b, const char *name, const char *header)
         return NULL;
     }
     fprintf(csv->f, "gpu,sm_clock_mhz,date,commit,%s\n", header);
+    text_printf(&b->csv_paths, "%s\n", csv->path);
     return csv;
 }
 
@@ -57,4 +59,165 @@ void bench_csv_close(bench_csv *csv)
     if (fclose(csv->f) != 0)
         bench_fail(csv->b, "cannot finish %s", csv->path);
     free(csv);
+}
+
+enum { CSV_MAX_FIELDS = 64 };
+
+/* Splits a line (no newline) into fields at commas outside double quotes; each
+ * field keeps its quotes. Returns the number of fields. */
+static int split_fields(char *line, char **fields)
+{
+    int n = 0, quoted = 0;
+    fields[n++] = line;
+    for (char *p = line; *p; ++p) {
+        if (*p == '"')
+            quoted = !quoted;
+        else if (*p == ',' && !quoted && n < CSV_MAX_FIELDS) {
+            *p = '\0';
+            fields[n++] = p + 1;
+        }
+    }
+    return n;
+}
+
+/* A field without its quotes, into buf. */
+static const char *unquote(const char *field, char *buf, size_t size)
+{
+    size_t n = strlen(field);
+    if (n >= 2 && field[0] == '"' && field[n - 1] == '"')
+        snprintf(buf, size, "%.*s", (int)(n - 2), field + 1);
+    else
+        snprintf(buf, size, "%s", field);
+    return buf;
+}
+
+/* The columns named kernel and launch (or status) of a header line; -1 when absent. */
+static void find_columns(char *header, int *kcol, int *scol)
+{
+    char *fields[CSV_MAX_FIELDS], buf[128];
+    int n = split_fields(header, fields);
+    *kcol = *scol = -1;
+    for (int i = 0; i < n; ++i) {
+        unquote(fields[i], buf, sizeof buf);
+        if (strcmp(buf, "kernel") == 0)
+            *kcol = i;
+        else if (*scol < 0 && (strcmp(buf, "launch") == 0 || strcmp(buf, "status") == 0))
+            *scol = i;
+    }
+}
+
+static int kernel_failed(const char *failed, const char *kernel)
+{
+    char word[160];
+    snprintf(word, sizeof word, " %s ", kernel);
+    return kernel[0] && strstr(failed, word) != NULL;
+}
+
+/* Reads a whole file into a text; 0 on success. */
+static int slurp(const char *path, text *t)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return -1;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        text_append(t, buf, n);
+    fclose(f);
+    return 0;
+}
+
+int csv_scrub_failed_kernels(const char *path, const char *failed)
+{
+    text in = {0}, out = {0};
+    if (slurp(path, &in) != 0 || in.s == NULL)
+        return 0;
+    int kcol = -1, scol = -1, changed = 0, line_no = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(in.s, "\n", &save); line; line = strtok_r(NULL, "\n", &save), ++line_no) {
+        if (line_no == 0) {
+            char copy[4096];
+            snprintf(copy, sizeof copy, "%s", line);
+            find_columns(copy, &kcol, &scol);
+            text_printf(&out, "%s\n", line);
+            continue;
+        }
+        char copy[4096], *fields[CSV_MAX_FIELDS], kernel[160];
+        snprintf(copy, sizeof copy, "%s", line);
+        int n = split_fields(copy, fields);
+        if (kcol < 0 || scol < 0 || kcol >= n || !kernel_failed(failed, unquote(fields[kcol], kernel, sizeof kernel))) {
+            text_printf(&out, "%s\n", line);
+            continue;
+        }
+        for (int i = 0; i < n; ++i)
+            text_printf(&out, "%s%s", i ? "," : "", i >= scol && i != kcol ? "failed" : fields[i]);
+        text_printf(&out, "\n");
+        ++changed;
+    }
+    if (changed && kcol >= 0 && scol >= 0) {
+        FILE *f = fopen(path, "wb");
+        if (f != NULL) {
+            fwrite(out.s, 1, out.len, f);
+            fclose(f);
+        }
+    }
+    text_free(&in);
+    text_free(&out);
+    return changed;
+}
+
+/* 1 when the whole field is a number (quotes allowed around it). */
+static int is_number(const char *field)
+{
+    char buf[128], *end;
+    unquote(field, buf, sizeof buf);
+    if (buf[0] == '\0')
+        return 0;
+    strtod(buf, &end);
+    return *end == '\0';
+}
+
+int csv_audit_file(const char *path, const char *failed, FILE *out, int *audited)
+{
+    text in = {0};
+    *audited = 0;
+    if (slurp(path, &in) != 0 || in.s == NULL) {
+        fprintf(out, "  %s: cannot read\n", path);
+        return 1;
+    }
+    int kcol = -1, scol = -1, bad = 0, line_no = 0;
+    char *save = NULL;
+    for (char *line = strtok_r(in.s, "\n", &save); line; line = strtok_r(NULL, "\n", &save), ++line_no) {
+        char *fields[CSV_MAX_FIELDS], kernel[160];
+        int n = split_fields(line, fields);
+        if (line_no == 0) {
+            /* split_fields cut the header in place: find the columns on the pieces */
+            for (int i = 0; i < n; ++i) {
+                char name[128];
+                unquote(fields[i], name, sizeof name);
+                if (strcmp(name, "kernel") == 0)
+                    kcol = i;
+                else if (scol < 0 && (strcmp(name, "launch") == 0 || strcmp(name, "status") == 0))
+                    scol = i;
+            }
+            if (kcol < 0 || scol < 0) {
+                fprintf(out, "  %s: not audited (no \"kernel\" or no \"launch\"/\"status\" column; bench/bench.h)\n",
+                        path);
+                break;
+            }
+            *audited = 1;
+            continue;
+        }
+        if (kcol >= n || !kernel_failed(failed, unquote(fields[kcol], kernel, sizeof kernel)))
+            continue;
+        for (int i = scol; i < n; ++i)
+            if (i != kcol && is_number(fields[i])) {
+                fprintf(out, "  %s, line %d: kernel %s failed a check, but its column %d holds the number %s\n", path,
+                        line_no + 1, kernel, i + 1, fields[i]);
+                ++bad;
+                break;
+            }
+    }
+    text_free(&in);
+    return bad;
 }

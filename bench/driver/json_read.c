@@ -1,5 +1,6 @@
-/* json_read.c: the numbers of a summary.json, as dotted keys; enough JSON for the files the driver writes. */
+/* json_read.c: the numbers of a summary.json, as dotted keys (null: NAN); enough JSON for the files the driver writes. */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,10 +106,19 @@ static void read_value(reader *r, const char *path)
         double v = strtod(r->p, &end);
         r->p = end;
         if (path[0] && r->count < r->max) {
+            memset(&r->out[r->count], 0, sizeof r->out[r->count]);
             snprintf(r->out[r->count].key, sizeof r->out[r->count].key, "%s", path);
             r->out[r->count++].value = v;
         }
-    } else if (strncmp(r->p, "true", 4) == 0 || strncmp(r->p, "null", 4) == 0) {
+    } else if (strncmp(r->p, "null", 4) == 0) { /* a number that was not measured: NAN */
+        r->p += 4;
+        if (path[0] && r->count < r->max) {
+            memset(&r->out[r->count], 0, sizeof r->out[r->count]);
+            snprintf(r->out[r->count].key, sizeof r->out[r->count].key, "%s", path);
+            snprintf(r->out[r->count].why, sizeof r->out[r->count].why, "null");
+            r->out[r->count++].value = NAN;
+        }
+    } else if (strncmp(r->p, "true", 4) == 0) {
         r->p += 4;
     } else if (strncmp(r->p, "false", 5) == 0) {
         r->p += 5;
@@ -136,4 +146,22 @@ int json_read_numbers(const char *path, bench_number *out, int max)
         r.bad = 1;
     text_free(&t);
     return r.bad ? -1 : r.count;
+}
+
+int summary_is_dry_run(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return 0;
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strstr(buf, "\"dry_run\"");
+    if (p == NULL)
+        return 0;
+    p += strlen("\"dry_run\"");
+    while (*p == ' ' || *p == ':' || *p == '\t')
+        ++p;
+    return strncmp(p, "true", 4) == 0;
 }

@@ -1,5 +1,6 @@
 /* main.c: `make bench`'s driver: runs each family in a process of its own, then writes summary.json, report.md and machine.txt into the run folder. */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@ static const char USAGE[] =
     "       bench_driver --list                  the families of this build, in run order\n"
     "       bench_driver --compare A B [--tolerance PCT] [--all]  two runs' summary.json: the headline numbers\n"
     "                         must agree within PCT (3 %%), every number with --all; all are printed\n"
+    "       bench_driver --audit RUN [--expect-failed K1,K2]  no row of a kernel that failed a check carries\n"
+    "                         a number (and K1, K2 ... are among the failed kernels)\n"
     "options:\n"
     "  --quick            the short run (QUICK=1: under 30 s on an H200)\n"
     "  --out-root DIR     make the run folder DIR/<gpu>-<date> and point DIR/latest at it (build/bench)\n"
@@ -38,7 +41,7 @@ typedef struct options {
 /* What a child process hands back to the driver, then its numbers, report and failure text. */
 typedef struct child_header {
     int rc, failures, number_count;
-    size_t report_len, failure_len;
+    size_t report_len, failure_len, failed_kernels_len;
     bench_machine machine;
 } child_header;
 
@@ -107,40 +110,64 @@ static int run_in_child(bench *b, int (*fn)(bench *), int timeout, char *how, si
         bench mine = *b; /* the child's own buffers: only what it adds goes back */
         memset(&mine.report, 0, sizeof mine.report);
         memset(&mine.failure_log, 0, sizeof mine.failure_log);
+        memset(&mine.failed_kernels, 0, sizeof mine.failed_kernels);
+        memset(&mine.csv_paths, 0, sizeof mine.csv_paths);
         mine.number_count = 0;
         mine.failures = 0;
         if (b->dry && getenv("DSM_EMU_SCHEDULES") == NULL)
             dsm_emu_set_schedules("asc"); /* one schedule: the dry run checks results, the grader hunts races */
         alarm((unsigned)timeout);
         int rc = fn(&mine);
+        bench_finish_family(&mine); /* no number of a kernel that failed a check survives the family */
         fflush(NULL);
-        child_header h = {rc, mine.failures, mine.number_count, mine.report.len, mine.failure_log.len, mine.machine};
+        child_header h = {rc, mine.failures, mine.number_count, mine.report.len, mine.failure_log.len,
+                          mine.failed_kernels.len, mine.machine};
         int bad = write_all(fds[1], &h, sizeof h) ||
                   write_all(fds[1], mine.numbers, (size_t)mine.number_count * sizeof mine.numbers[0]) ||
                   write_all(fds[1], mine.report.s, mine.report.len) ||
-                  write_all(fds[1], mine.failure_log.s, mine.failure_log.len);
+                  write_all(fds[1], mine.failure_log.s, mine.failure_log.len) ||
+                  write_all(fds[1], mine.failed_kernels.s, mine.failed_kernels.len);
         _exit(bad ? 125 : 0);
     }
     close(fds[1]);
     child_header h;
     int got = read_all(fds[0], &h, sizeof h) == 0;
     if (got) {
-        bench_number numbers[BENCH_MAX_NUMBERS];
+        static bench_number numbers[BENCH_MAX_NUMBERS];
         char *report = malloc(h.report_len + 1), *failures = malloc(h.failure_len + 1);
-        got = h.number_count >= 0 && h.number_count <= BENCH_MAX_NUMBERS && report && failures &&
+        char *kernels = malloc(h.failed_kernels_len + 1);
+        got = h.number_count >= 0 && h.number_count <= BENCH_MAX_NUMBERS && report && failures && kernels &&
               read_all(fds[0], numbers, (size_t)h.number_count * sizeof numbers[0]) == 0 &&
-              read_all(fds[0], report, h.report_len) == 0 && read_all(fds[0], failures, h.failure_len) == 0;
+              read_all(fds[0], report, h.report_len) == 0 && read_all(fds[0], failures, h.failure_len) == 0 &&
+              read_all(fds[0], kernels, h.failed_kernels_len) == 0;
         if (got) {
             /* Keys are checked again here: two families may not set the same one. */
-            for (int i = 0; i < h.number_count; ++i)
-                bench_summary_number(b, numbers[i].key, numbers[i].value);
+            for (int i = 0; i < h.number_count; ++i) {
+                const char *why = NULL;
+                if (b->number_count >= BENCH_MAX_NUMBERS ||
+                    summary_key_clashes(b->numbers, b->number_count, numbers[i].key, &why)) {
+                    bench_fail(b, "summary key \"%s\" refused: %s", numbers[i].key, why ? why : "too many numbers");
+                    continue;
+                }
+                b->numbers[b->number_count++] = numbers[i];
+            }
             text_append(&b->report, report, h.report_len);
             text_append(&b->failure_log, failures, h.failure_len);
+            /* the kernels that failed, each once: " a b " */
+            kernels[h.failed_kernels_len] = '\0';
+            char *save = NULL;
+            for (char *k = strtok_r(kernels, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
+                char word[160];
+                snprintf(word, sizeof word, " %s ", k);
+                if (b->failed_kernels.s == NULL || strstr(b->failed_kernels.s, word) == NULL)
+                    text_printf(&b->failed_kernels, "%s%s ", b->failed_kernels.len ? "" : " ", k);
+            }
             b->failures += h.failures;
             b->machine = h.machine;
         }
         free(report);
         free(failures);
+        free(kernels);
     }
     close(fds[0]);
     int status = 0;
@@ -290,6 +317,31 @@ static void write_report(const char *path, const bench *b, const options *o, con
     fclose(f);
 }
 
+/* The run's last lines: every kernel that failed a check, with its exercise and file, so that
+ * `make bench SRC=exercises` ends with what is left to do; also failed_kernels.txt in the run folder. */
+static void print_failed_kernels(const bench *b, const options *o, const char *dir)
+{
+    if (b->failed_kernels.s == NULL)
+        return;
+    char path[1200], list[4096], *save = NULL;
+    snprintf(path, sizeof path, "%s/failed_kernels.txt", dir);
+    FILE *f = fopen(path, "w");
+    printf("bench: no number of these kernels is in this run, because a check of theirs failed%s:\n",
+           strcmp(o->src, "solutions") == 0 ? "" : " (unfinished?)");
+    snprintf(list, sizeof list, "%s", b->failed_kernels.s);
+    for (char *k = strtok_r(list, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
+        const bench_kernel_entry *e = bench_kernel_find(k);
+        if (e && e->exercise[0])
+            printf("  %-24s exercise %-20s %s/%s\n", k, e->exercise, o->src, e->file);
+        else
+            printf("  %-24s %-29s %s/%s\n", k, "(given code, not an exercise)", o->src, e ? e->file : "?");
+        if (f)
+            fprintf(f, "%s %s %s\n", k, e && e->exercise[0] ? e->exercise : "-", e ? e->file : "-");
+    }
+    if (f)
+        fclose(f);
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "--compare") == 0) {
@@ -306,6 +358,16 @@ int main(int argc, char **argv)
             }
         }
         return compare_runs(argv[2], argv[3], tol, all);
+    }
+    if (argc >= 3 && strcmp(argv[1], "--audit") == 0) {
+        const char *expect = NULL;
+        if (argc == 5 && strcmp(argv[3], "--expect-failed") == 0)
+            expect = argv[4];
+        else if (argc != 3) {
+            fputs(USAGE, stderr);
+            return 2;
+        }
+        return audit_run(argv[2], expect);
     }
     options o = {0};
     if (parse_options(argc, argv, &o) != 0) {
@@ -397,8 +459,8 @@ int main(int argc, char **argv)
         perror(path);
         return 1;
     }
-    summary_write_json(f, &b.machine, b.numbers, b.number_count, b.failures, &b.failure_log, families_json.s,
-                       b.dry);
+    summary_write_json(f, &b.machine, b.numbers, b.number_count, b.failures, &b.failure_log, b.failed_kernels.s,
+                       families_json.s, b.dry);
     fclose(f);
     text headline = {0};
     report_headline(&headline, b.numbers, b.number_count, o.reference);
@@ -410,10 +472,18 @@ int main(int argc, char **argv)
     if (!o.out)
         point_latest(o.out_root, dir);
 
-    for (int i = 0; i < b.number_count; ++i)
-        printf("  %-50s %14.6g\n", b.numbers[i].key, b.numbers[i].value);
+    for (int i = 0; i < b.number_count; ++i) {
+        const bench_number *n = &b.numbers[i];
+        if (n->text[0])
+            printf("  %-50s %14s\n", n->key, n->text);
+        else if (isfinite(n->value))
+            printf("  %-50s %14.6g\n", n->key, n->value);
+        else
+            printf("  %-50s %14s  (%s)\n", n->key, "failed", n->why);
+    }
     printf("bench: %d families, %d failed checks, %.1f s%s; wrote %s (report.md, summary.json, CSVs)\n", run,
            b.failures, seconds, b.dry ? " (dry run: checks only, no measurement)" : "", dir);
+    print_failed_kernels(&b, &o, dir);
     /* The time limits of issue 11 (3 min, 30 s with QUICK=1), for a whole run on a GPU. */
     double limit = b.quick ? 30.0 : 180.0;
     if (!b.dry && o.family_count == 0 && !o.ncu && seconds > limit)

@@ -1,4 +1,4 @@
-/* ncu.c: Nsight Compute's counters for the seed's tile exchange (xchg_seed_dsmem, xchg_seed_gmem) into ncu.csv, summary.json and the report. */
+/* ncu.c: Nsight Compute's counters for the seed's tile exchange (xchg_seed_dsmem, xchg_seed_gmem) and for chapter 7's streams (bulk_stream, mcast_stream: L2 read bytes per CTA and with multicast) into CSVs, summary.json and the report. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,8 +81,180 @@ static void bytes_text(char *buf, size_t size, double v)
         snprintf(buf, size, "%.0f bytes", v);
 }
 
+/* ---- chapter 7: L2 reads of the streams, per CTA and multicast (ch07.csv, ch07-launches.csv beside ncu.csv) ---- */
+
+enum { CH07_METRICS = 4, CH07_MAX_LAUNCHES = 128, CH07_SIZES = 5 };
+static const char *const ch07_metrics[CH07_METRICS] = {"lts__t_sectors_op_read.sum", "lts__t_sectors_srcunit_tex_op_read.sum",
+                                                       "lts__t_bytes.sum", "dram__bytes_read.sum"};
+
+typedef struct ch07_launch {
+    char kernel[32], mode[16], data[8];
+    int cluster;
+    double v[CH07_METRICS];
+    int have[CH07_METRICS];
+} ch07_launch;
+
+/* Reads the launch log the ch07_multicast family wrote under ncu (kernel,mode,data,cluster after
+ * the driver's four columns); returns the number of launches. */
+static int ch07_read_log(const char *path, ch07_launch *l, int max)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[1024], *fields[MAX_FIELDS];
+    int n = 0, kc = -1, mc = -1, dc = -1, cc = -1;
+    while (fgets(line, sizeof line, f) && n < max) {
+        int nf = split_csv(line, fields);
+        if (kc < 0) {
+            kc = column(fields, nf, "kernel");
+            mc = column(fields, nf, "mode");
+            dc = column(fields, nf, "data");
+            cc = column(fields, nf, "cluster");
+            if (mc < 0 || dc < 0 || cc < 0)
+                kc = -1;
+            continue;
+        }
+        if (nf <= kc || nf <= mc || nf <= dc || nf <= cc)
+            continue;
+        memset(&l[n], 0, sizeof l[n]);
+        snprintf(l[n].kernel, sizeof l[n].kernel, "%s", fields[kc]);
+        snprintf(l[n].mode, sizeof l[n].mode, "%s", fields[mc]);
+        snprintf(l[n].data, sizeof l[n].data, "%s", fields[dc]);
+        l[n].cluster = atoi(fields[cc]);
+        ++n;
+    }
+    fclose(f);
+    return n;
+}
+
+/* Chapter 7's counters: each profiled launch of bulk_stream / mcast_stream named from the family's
+ * launch log (the i-th launch of a kernel in ID order is its i-th logged launch), then per data source
+ * and cluster size the multicast / per-CTA ratio of L2 read bytes, whose target is 1/n within 5 %.
+ * Nothing to do when ncu.sh did not profile chapter 7 (no ch07.csv). */
+static void ncu_import_ch07(bench *b, const char *ncu_csv)
+{
+    char dir[1024], path[1100], logpath[1100];
+    snprintf(dir, sizeof dir, "%s", ncu_csv);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
+    snprintf(path, sizeof path, "%s/ch07.csv", dir);
+    snprintf(logpath, sizeof logpath, "%s/ch07-launches.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    static ch07_launch l[CH07_MAX_LAUNCHES];
+    int nlog = ch07_read_log(logpath, l, CH07_MAX_LAUNCHES);
+    if (nlog <= 0) {
+        fclose(f);
+        bench_fail(b, "NCU=1: %s has chapter 7's counters but %s has no launches to name them", path, logpath);
+        return;
+    }
+    /* the profiled launches, in ID order per kernel */
+    int kcol = -1, mcol = -1, ucol = -1, vcol = -1, idcol = -1, seen = 0;
+    char line[4096], *fields[MAX_FIELDS], last_id[2][32] = {"", ""};
+    int next[2] = {-1, -1};   /* log index of the current launch of each kernel */
+    static const char *const kname[2] = {"bulk_stream", "mcast_stream"};
+    while (fgets(line, sizeof line, f) != NULL) {
+        int n = split_csv(line, fields);
+        if (kcol < 0) {
+            kcol = column(fields, n, "Kernel Name");
+            mcol = column(fields, n, "Metric Name");
+            ucol = column(fields, n, "Metric Unit");
+            vcol = column(fields, n, "Metric Value");
+            idcol = column(fields, n, "ID");
+            if (mcol < 0 || vcol < 0 || idcol < 0)
+                kcol = -1;
+            continue;
+        }
+        if (n <= kcol || n <= mcol || n <= vcol || n <= idcol)
+            continue;
+        for (int k = 0; k < 2; ++k) {
+            if (strncmp(fields[kcol], kname[k], strlen(kname[k])) != 0)
+                continue;
+            if (strcmp(fields[idcol], last_id[k]) != 0) {   /* a new launch of kernel k: its next logged launch */
+                snprintf(last_id[k], sizeof last_id[k], "%s", fields[idcol]);
+                int i = next[k] + 1;
+                while (i < nlog && strcmp(l[i].kernel, kname[k]) != 0)
+                    ++i;
+                next[k] = i;
+            }
+            if (next[k] >= nlog)
+                continue;
+            for (int m = 0; m < CH07_METRICS; ++m)
+                if (strcmp(fields[mcol], ch07_metrics[m]) == 0) {
+                    double v = bytes_of(fields[vcol], ucol >= 0 && ucol < n ? fields[ucol] : NULL);
+                    if (m < 2)
+                        v *= 32.0;   /* sectors of 32 bytes */
+                    l[next[k]].v[m] = v;
+                    l[next[k]].have[m] = 1;
+                    ++seen;
+                }
+        }
+    }
+    fclose(f);
+    if (seen == 0) {
+        bench_fail(b, "NCU=1: no chapter 7 counters in %s (see ncu.log in the run folder)", path);
+        return;
+    }
+    bench_csv *csv = bench_csv_open(b, "ncu_ch07", "kernel,mode,data,cluster,l2_read_bytes,l2_read_tex_bytes,l2_bytes,"
+                                                   "dram_read_bytes");
+    for (int i = 0; i < nlog; ++i)
+        if (l[i].have[0] || l[i].have[2])
+            bench_csv_row(csv, "%s,%s,%s,%d,%.0f,%.0f,%.0f,%.0f", l[i].kernel, l[i].mode, l[i].data, l[i].cluster,
+                          l[i].v[0], l[i].v[1], l[i].v[2], l[i].v[3]);
+    bench_csv_close(csv);
+
+    bench_report(b, "## Hardware counters of chapter 7's streams (NCU=1)\n\n"
+                    "Nsight Compute with `--clock-control none` over a short `ch07_multicast` run (`BENCH_CH07_NCU=1`: "
+                    "part 1 only, the checked launch and one timed launch per configuration; `ncu_ch07.csv` has each). "
+                    "L2 read bytes = `lts__t_sectors_op_read.sum` x 32 (`lts__t_sectors_srcunit_tex_op_read.sum` beside "
+                    "it), the mean over a configuration's launches. Target: multicast reads 1/n of what per-CTA "
+                    "loading reads, within 5 %%.\n\n"
+                    "| data | cluster | per CTA: L2 read | multicast: L2 read | multicast / per CTA | x n | DRAM read, per "
+                    "CTA / multicast | within 5 %% of 1/n |\n|---|---|---:|---:|---:|---:|---|---|\n");
+    static const char *const data_names[2] = {"L2", "HBM"};
+    static const int sizes[CH07_SIZES] = {1, 2, 4, 8, 16};
+    int judged = 0, met = 0;
+    for (int d = 0; d < 2; ++d)
+        for (int z = 0; z < CH07_SIZES; ++z) {
+            double sum[2][CH07_METRICS] = {{0}};
+            int cnt[2] = {0, 0};
+            for (int i = 0; i < nlog; ++i) {
+                if (strcmp(l[i].data, data_names[d]) != 0 || l[i].cluster != sizes[z] || !l[i].have[0])
+                    continue;
+                int mc = strcmp(l[i].mode, "multicast") == 0;
+                for (int m = 0; m < CH07_METRICS; ++m)
+                    sum[mc][m] += l[i].v[m];
+                ++cnt[mc];
+            }
+            if (!cnt[0] || !cnt[1])
+                continue;
+            double pc = sum[0][0] / cnt[0], mc = sum[1][0] / cnt[1], ratio = pc > 0 ? mc / pc : 0;
+            char a[32], c[32], da[32], dm[32], key[128];
+            bytes_text(a, sizeof a, pc);
+            bytes_text(c, sizeof c, mc);
+            bytes_text(da, sizeof da, sum[0][3] / cnt[0]);
+            bytes_text(dm, sizeof dm, sum[1][3] / cnt[1]);
+            int ok = sizes[z] > 1 && ratio * sizes[z] > 0.95 && ratio * sizes[z] < 1.05;
+            if (sizes[z] > 1) {
+                ++judged;
+                met += ok;
+            }
+            bench_report(b, "| %s | %d | %s | %s | %.4f | %.3f | %s / %s | %s |\n", data_names[d], sizes[z], a, c, ratio,
+                         ratio * sizes[z], da, dm, sizes[z] == 1 ? "—" : ok ? "yes" : "no");
+            snprintf(key, sizeof key, "ncu_multicast.%s.l2_read_ratio_times_n.c%d", d ? "hbm" : "l2", sizes[z]);
+            bench_summary_number(b, key, ratio * sizes[z]);
+        }
+    bench_report(b, "\nMulticast read within 5 %% of 1/n of per-CTA loading in %d of %d configurations (n >= 2).\n\n",
+                 met, judged);
+}
+
 int ncu_import(bench *b, const char *ncu_csv)
 {
+    ncu_import_ch07(b, ncu_csv);
     FILE *f = fopen(ncu_csv, "r");
     if (f == NULL) {
         bench_fail(b, "NCU=1: no counters: %s is missing (see ncu.log in the run folder)", ncu_csv);
@@ -127,9 +299,14 @@ int ncu_import(bench *b, const char *ncu_csv)
 
     bench_report(b, "## Hardware counters of the seed's tile exchange (NCU=1)\n\n"
                     "Nsight Compute with `--clock-control none`, kernels `xchg_seed_dsmem` and `xchg_seed_gmem` "
-                    "(chapter 6), the median over the profiled launches (`ncu.csv` has each). Seed 000 profiled "
-                    "its own two kernels on an H100 PCIe.\n\n"
-                    "| counter | DSMEM path | global-memory path | seed 000: DSMEM | seed 000: global |\n"
+                    "(chapter 6), the median over the profiled launches (`ncu.csv` has each), profiled from this "
+                    "run's build: commit `%s` (every row of `ncu.csv` names it too). Seed 000 profiled "
+                    "its own two kernels on an H100 PCIe.\n\n", b->machine.commit);
+    if (strcmp(b->machine.commit, "unknown") == 0 || strstr(b->machine.commit, "+dirty") != NULL)
+        bench_report(b, "*The commit is `%s`: the tree had no history or local changes, so this names the measured "
+                        "code only approximately; run with `BENCH_COMMIT=<commit>` to name it.*\n\n",
+                     b->machine.commit);
+    bench_report(b, "| counter | DSMEM path | global-memory path | seed 000: DSMEM | seed 000: global |\n"
                     "|---|---:|---:|---:|---:|\n");
     static const char *const seed_gmem[3] = {"752.43 MB", "not given", "\"continuous write-back\""};
     static const char *const seed_dsmem[3] = {"139.65 MB", "not given", "\"0 bytes\""};

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ncu.sh: make bench NCU=1: Nsight Compute's L2 and DRAM byte counters for the seed's tile exchange, both paths, into one CSV.
+# ncu.sh: make bench NCU=1: Nsight Compute's L2 and DRAM byte counters for the seed's tile exchange, both paths, into one CSV; and chapter 7's L2 reads per CTA and with multicast (ch07.csv).
 # Usage: bench/driver/ncu.sh BENCH_BINARY WORK_DIR   -> WORK_DIR/ncu.csv (ncu's details page), WORK_DIR/ncu.log
 # Runs the ch06_exchange family in a short run of its own once per kernel, profiling its first launches
 # (`--clock-control none`: the clocks the GPU chooses, as in the timed runs).
@@ -22,6 +22,7 @@ if ! "$bin" --list | grep -qx ch06_exchange; then
 fi
 metrics=lts__t_bytes.sum,dram__bytes_read.sum,dram__bytes_write.sum
 : > "$work/ncu.csv"
+echo "ncu: profiling commit ${BENCH_COMMIT:-$(git describe --always --dirty=+dirty --abbrev=12 2> /dev/null || echo unknown)}" >> "$log"
 for kernel in xchg_seed_dsmem xchg_seed_gmem; do
   echo "bench: ncu over $kernel (first 3 launches of a quick ch06_exchange run)"
   "$ncu" --clock-control none --metrics "$metrics" --kernel-name-base function --kernel-name "$kernel" \
@@ -44,5 +45,16 @@ for kernel in xchg_seed_dsmem xchg_seed_gmem; do
     else sed -n '/"Kernel Name"/,$p' "$work/$kernel.csv" >> "$work/ncu.csv"; fi
   fi
 done
+# Chapter 7: L2 reads of the streams per CTA and with multicast (the family runs part 1 only under
+# BENCH_CH07_NCU=1 and logs its launches, so that ncu.c can name each profiled launch).
+if "$bin" --list | grep -qx ch07_multicast; then
+  echo "bench: ncu over bulk_stream and mcast_stream (a short ch07_multicast run)"
+  m7=lts__t_sectors_op_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_bytes.sum,dram__bytes_read.sum
+  BENCH_CH07_NCU=1 "$ncu" --clock-control none --metrics "$m7" --kernel-name-base function \
+    --kernel-name regex:'^(bulk_stream|mcast_stream)$' --target-processes all --csv --print-units base \
+    --log-file "$work/ch07.csv" "$bin" --out "$work/run-ch07" ch07_multicast >> "$log" 2>&1
+  echo "ncu rc=$? for ch07_multicast" >> "$log"
+  cp "$work/run-ch07/ch07-ncu-launches.csv" "$work/ch07-launches.csv" 2>> "$log"
+fi
 grep -E "ERR_NVGPUCTRPERM|==ERROR==|==WARNING==" "$log" | head -n 5
 exit 0

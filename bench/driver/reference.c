@@ -62,12 +62,20 @@ static void table(text *out, const bench_number *numbers, int count, const bench
     for (int i = 0; i < count; ++i) {
         if (compare_is_headline(numbers[i].key) != headline)
             continue;
-        char mine[64], theirs[64] = "no reference yet", ratio[32] = "";
-        show(mine, sizeof mine, numbers[i].key, numbers[i].value);
+        char mine[256], theirs[64] = "no reference yet", ratio[32] = "";
+        if (numbers[i].text[0])
+            snprintf(mine, sizeof mine, "%s", numbers[i].text);
+        else if (!isfinite(numbers[i].value))
+            snprintf(mine, sizeof mine, "failed: %s", numbers[i].why[0] ? numbers[i].why : "not measured");
+        else
+            show(mine, sizeof mine, numbers[i].key, numbers[i].value);
         for (int j = 0; j < nref; ++j)
             if (strcmp(ref[j].key, numbers[i].key) == 0) {
-                show(theirs, sizeof theirs, ref[j].key, ref[j].value);
-                if (ref[j].value != 0 && isfinite(numbers[i].value))
+                if (isfinite(ref[j].value))
+                    show(theirs, sizeof theirs, ref[j].key, ref[j].value);
+                else
+                    snprintf(theirs, sizeof theirs, "not measured");
+                if (ref[j].value != 0 && isfinite(ref[j].value) && isfinite(numbers[i].value))
                     snprintf(ratio, sizeof ratio, "%.3f", numbers[i].value / ref[j].value);
                 break;
             }

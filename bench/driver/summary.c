@@ -1,4 +1,4 @@
-/* summary.c: summary.json: the machine, the families' headline numbers (dotted keys nest), failures. */
+/* summary.c: summary.json: the machine, the families' numbers (dotted keys nest; null with the reason when not measured), failed kernels, failures. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +8,8 @@
 /* Top-level names the driver writes itself: a family may not take them. */
 static const char *const reserved[] = {"gpu", "driver", "compute_capability", "sm_clock_mhz",
                                        "sm_clock_mhz_smi_max", "sm_clock_mhz_observed", "date", "commit",
-                                       "backend", "dry_run", "failures", "failure_messages", "families", NULL};
+                                       "backend", "dry_run", "failures", "failure_messages", "families",
+                                       "not_measured", "failed_kernels", NULL};
 
 /* 1 when a is b followed by ".": then a would be both a number and an object. */
 static int nests_under(const char *a, const char *b)
@@ -84,7 +85,9 @@ static void write_group(FILE *f, const bench_number *numbers, int count, const c
             continue;
         fprintf(f, "%s\n%*s\"%.*s\": ", *first ? "" : ",", indent, "", (int)seg, rest);
         *first = 0;
-        if (rest[seg] == '\0') {
+        if (rest[seg] == '\0' && numbers[i].text[0]) {
+            write_string(f, numbers[i].text);
+        } else if (rest[seg] == '\0') {
             write_number(f, numbers[i].value);
         } else {
             char sub[256];
@@ -98,7 +101,8 @@ static void write_group(FILE *f, const bench_number *numbers, int count, const c
 }
 
 void summary_write_json(FILE *f, const bench_machine *m, const bench_number *numbers, int count,
-                        int failures, const text *failure_log, const char *families_json, int dry)
+                        int failures, const text *failure_log, const char *failed_kernels, const char *families_json,
+                        int dry)
 {
     fputs("{\n  \"gpu\": ", f);
     write_string(f, m->gpu);
@@ -119,7 +123,33 @@ void summary_write_json(FILE *f, const bench_machine *m, const bench_number *num
     fprintf(f, ",\n  \"backend\": \"%s\",\n  \"dry_run\": %s,", dsm_backend_name(), dry ? "true" : "false");
     int first = 1;
     write_group(f, numbers, count, "", 2, &first);
-    fprintf(f, ",\n  \"failures\": %d,\n  \"failure_messages\": [", failures);
+    /* Why each null is null: a failed check is never a number, and says so. */
+    fputs(",\n  \"not_measured\": {", f);
+    int nulls = 0;
+    for (int i = 0; i < count; ++i) {
+        if (numbers[i].text[0] || isfinite(numbers[i].value))
+            continue;
+        fputs(nulls++ ? ",\n    " : "\n    ", f);
+        write_string(f, numbers[i].key);
+        fputs(": ", f);
+        write_string(f, numbers[i].why[0] ? numbers[i].why : "not a finite number");
+    }
+    fprintf(f, "%s},\n  \"failed_kernels\": [", nulls ? "\n  " : "");
+    /* The kernels a check failed for, with the exercise each belongs to. */
+    int nk = 0;
+    char list[4096], *save = NULL;
+    snprintf(list, sizeof list, "%s", failed_kernels ? failed_kernels : "");
+    for (char *k = strtok_r(list, " ", &save); k; k = strtok_r(NULL, " ", &save)) {
+        const bench_kernel_entry *e = bench_kernel_find(k);
+        fputs(nk++ ? ",\n    {\"kernel\": " : "\n    {\"kernel\": ", f);
+        write_string(f, k);
+        fputs(", \"exercise\": ", f);
+        write_string(f, e ? e->exercise : "");
+        fputs(", \"file\": ", f);
+        write_string(f, e ? e->file : "");
+        fputs("}", f);
+    }
+    fprintf(f, "%s],\n  \"failures\": %d,\n  \"failure_messages\": [", nk ? "\n  " : "", failures);
     /* One string per line of the failure log. */
     const char *p = failure_log->s ? failure_log->s : "";
     int n = 0;

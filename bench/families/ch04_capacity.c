@@ -32,7 +32,7 @@ static dsm_error_t launch_and_check_fill(bench *b, int c, int threads, size_t sm
     uint32_t *out = NULL, *host = malloc(out_bytes);
     if (host == NULL || dsm_malloc((void **)&out, out_bytes) != dsmSuccess) {
         free(host);
-        bench_fail(b, "capacity: cannot allocate %zu bytes for cluster %d", out_bytes, c);
+        bench_fail_kernel(b, "fit_cluster_fill", "capacity: cannot allocate %zu bytes for cluster %d", out_bytes, c);
         return dsmErrorMemoryAllocation;
     }
     dsm_memset(out, 0xff, out_bytes);
@@ -45,8 +45,9 @@ static dsm_error_t launch_and_check_fill(bench *b, int c, int threads, size_t sm
         for (uint32_t g = 0; g < (uint32_t)clusters && *checked; g++)
             for (uint32_t i = 0; i < words; i++)
                 if (host[(size_t)g * words + i] != fill_value(g, i)) {
-                    bench_fail(b, "capacity: cluster %d, %d threads, %zu B: cluster %u word %u is %u, expected %u", c,
-                               threads, smem, g, i, host[(size_t)g * words + i], fill_value(g, i));
+                    bench_fail_kernel(b, "fit_cluster_fill",
+                                      "capacity: cluster %d, %d threads, %zu B: cluster %u word %u is %u, expected %u", c,
+                                      threads, smem, g, i, host[(size_t)g * words + i], fill_value(g, i));
                     *checked = 0;
                     break;
                 }
@@ -78,10 +79,11 @@ static void capacity_row(bench *b, bench_csv *csv, const char *set, int non_port
     int sms = bench_sm_count(b);
     double idle = clusters >= 0 && ctas_per_sm > 0 ? sms - clusters * c / ctas_per_sm : -1;
     if (clusters > 0 && non_portable && (lerr != dsmSuccess || !checked))
-        bench_fail(b, "capacity: cluster %d, %d threads, %zu B: %d clusters resident, but the launch gave %s", c,
-                   threads, smem, clusters, dsm_error_name(lerr));
-    bench_csv_row(csv, "%s,%d,%d,%d,%zu,%s,%d,%d,%.2f,%d,%.1f,%s,%d,%d", set, non_portable, c, threads, smem,
-                  dsm_error_name(qerr), clusters, potential, ctas_per_sm, clusters >= 0 ? clusters * c : -1, idle,
+        bench_fail_kernel(b, "fit_cluster_fill",
+                          "capacity: cluster %d, %d threads, %zu B: %d clusters resident, but the launch gave %s", c,
+                          threads, smem, clusters, dsm_error_name(lerr));
+    bench_csv_row(csv, "%s,%d,%d,%d,%zu,%s,%d,%d,%.2f,%d,%.1f,%s,%d,%d,fit_cluster_fill", set, non_portable, c, threads,
+                  smem, dsm_error_name(qerr), clusters, potential, ctas_per_sm, clusters >= 0 ? clusters * c : -1, idle,
                   dsm_error_name(lerr), launch_clusters, checked);
     *clusters_out = clusters;
 }
@@ -101,8 +103,8 @@ static int capacity_sweep(bench *b)
 
     bench_csv *csv = bench_csv_open(b, "ch04_capacity",
                                     "set,non_portable,cluster_size,threads,smem_per_cta,query_error,max_active_clusters,"
-                                    "max_potential_cluster_size,ctas_per_sm,ctas_resident,idle_sm_equiv,launch_error,"
-                                    "clusters_launched,checked");
+                                    "max_potential_cluster_size,ctas_per_sm,ctas_resident,idle_sm_equiv,launch,"
+                                    "clusters_launched,checked,kernel");
     dsm_kernel_t k = DSM_KERNEL(fit_cluster_fill);
     int clusters = 0;
 
@@ -117,7 +119,7 @@ static int capacity_sweep(bench *b)
     size_t optin = bench_smem_per_block_optin(b);
     if (dsm_func_set_max_dynamic_smem(k, (int)optin) != dsmSuccess ||
         dsm_func_set_non_portable_cluster_size_allowed(k, 1) != dsmSuccess) {
-        bench_fail(b, "capacity: cannot set the attributes of fit_cluster_fill");
+        bench_fail_kernel(b, "fit_cluster_fill", "capacity: cannot set the attributes of fit_cluster_fill");
         bench_csv_close(csv);
         return 1;
     }
@@ -181,24 +183,50 @@ static int capacity_sweep(bench *b)
 
 /* ---- part 2: the big histogram against cluster size ---- */
 
-/* Checks bins == times * reference; a bench_fail naming the first bad bin otherwise. */
-static int check_bins(bench *b, const char *what, const uint32_t *dev_bins, const uint32_t *ref, int nbins,
-                      uint32_t times)
+/* Checks bins == times * reference; a failed check of `kernel` naming the first bad bin otherwise. */
+static int check_bins(bench *b, const char *kernel, const char *what, const uint32_t *dev_bins, const uint32_t *ref,
+                      int nbins, uint32_t times)
 {
     uint32_t *host = malloc(sizeof(uint32_t) * (size_t)nbins);
     if (host == NULL || dsm_memcpy_to_host(host, dev_bins, sizeof(uint32_t) * (size_t)nbins) != dsmSuccess) {
         free(host);
-        bench_fail(b, "histogram %s: cannot read the bins back", what);
+        bench_fail_kernel(b, kernel, "histogram %s: cannot read the bins back", what);
         return 0;
     }
     for (int i = 0; i < nbins; i++)
         if (host[i] != ref[i] * times) {
-            bench_fail(b, "histogram %s: bin %d holds %u, expected %u", what, i, host[i], ref[i] * times);
+            bench_fail_kernel(b, kernel, "histogram %s (%s): bin %d holds %u, expected %u", what, kernel, i, host[i],
+                              ref[i] * times);
             free(host);
             return 0;
         }
     free(host);
     return 1;
+}
+
+/* The fewest CTAs of at most 227 KB that hold nbins 4-byte bins: the family's
+ * own answer, so that an exercise answering 0 cannot make it skip its rows. */
+static int least_cluster(int nbins)
+{
+    for (int c = 1; c <= 16; c++)
+        if (((size_t)nbins + (size_t)c - 1) / (size_t)c * sizeof(uint32_t) <= 227 * KB)
+            return c;
+    return 0;
+}
+
+/* One row of the histogram table: a measured configuration, a failed one
+ * ("failed" in every measurement) or a shape that does not fit (empty). */
+static void histogram_row(bench_csv *csv, const char *variant, const char *kernel, int nbins, int n, int c,
+                          int clusters, size_t smem, const char *status, const bench_stats *st, double g)
+{
+    if (st)
+        bench_csv_row(csv, "%s,%d,%d,%d,%d,%zu,%s,%.4f,%.4f,%.4f,%.3f,%s", variant, nbins, n, c, clusters, smem,
+                      status, st->median, st->min, st->max, g, kernel);
+    else if (strcmp(status, "failed") == 0)
+        bench_csv_row(csv, "%s,%d,%d,%d,%d,%zu,failed,failed,failed,failed,failed,%s", variant, nbins, n, c, clusters,
+                      smem, kernel);
+    else
+        bench_csv_row(csv, "%s,%d,%d,%d,%d,%zu,%s,,,,,%s", variant, nbins, n, c, clusters, smem, status, kernel);
 }
 
 static int histogram_sweep(bench *b)
@@ -227,9 +255,10 @@ static int histogram_sweep(bench *b)
     }
     dsm_memcpy_to_device(in, host_in, sizeof(uint32_t) * (size_t)n);
 
+    /* "status" before the measurements: a failed row says so in every one of them (bench/bench.h) */
     bench_csv *csv = bench_csv_open(b, "ch04_histogram",
-                                    "variant,nbins,inputs,cluster_size,clusters,smem_per_cta,median_ms,min_ms,max_ms,"
-                                    "ginputs_per_s");
+                                    "variant,nbins,inputs,cluster_size,clusters,smem_per_cta,status,median_ms,min_ms,"
+                                    "max_ms,ginputs_per_s,kernel");
     bench_report(b, "\n### The big histogram (%d bins of 32 bits = %d KB, %d uniform inputs)\n\n"
                     "Each configuration is checked (one launch from zero, then the timed launches, whose "
                     "accumulated bins are checked again); median of %d launches after %d warm-up.\n\n"
@@ -244,41 +273,51 @@ static int histogram_sweep(bench *b)
     int best_c = 0;
     int args_nbins = nbins;
     void *args[] = {&bins, &args_nbins, &in, &n};
-    for (int c = big_histogram_min_cluster_size(nbins); c >= 1 && c <= 16; c++) {
+    /* The sizes come from the family, not from the exercise: a helper that answers 0 is a failed check, not a
+     * sweep with no rows. */
+    int least = least_cluster(nbins), answered = big_histogram_min_cluster_size(nbins);
+    if (answered != least) {
+        bench_fail_kernel(b, "big_histogram", "histogram: big_histogram_min_cluster_size(%d) answered %d, the fewest "
+                          "CTAs of at most 227 KB that hold the bins are %d (exercise ch04.big_histogram)", nbins,
+                          answered, least);
+        fails++;
+    }
+    for (int c = least; c >= 1 && c <= 16; c++) {
         size_t smem = ((size_t)nbins + (size_t)c - 1) / (size_t)c * sizeof(uint32_t);
         dsm_launch_config cfg = {DSM_DIM3(c, 1, 1), DSM_DIM3(BIG_HISTOGRAM_THREADS, 1, 1), DSM_DIM3(c, 1, 1), smem};
         int clusters = 0;
         dsm_error_t err = dsm_occupancy_max_active_clusters(&clusters, k, &cfg);
         if (err != dsmSuccess || clusters < 1) {
-            bench_csv_row(csv, "dsmem,%d,%d,%d,%d,%zu,,,,", nbins, n, c, clusters, smem);
-            continue;   /* a shape that does not fit is a row without a time, not a failure */
+            /* a shape that does not fit is a row without a time, not a failure */
+            histogram_row(csv, "dsmem", "big_histogram", nbins, n, c, clusters, smem,
+                          err != dsmSuccess ? dsm_error_name(err) : "does-not-fit", NULL, 0);
+            continue;
         }
         if (bench_dry(b) && clusters > 2)
             clusters = 2;
         bench_progress(b, "histogram: cluster %d, %d clusters, %zu KB per CTA", c, clusters, smem / KB);
         dsm_memset(bins, 0, sizeof(uint32_t) * (size_t)nbins);
         err = big_histogram_launch(bins, nbins, in, n, c, clusters);
-        if (err != dsmSuccess) {
-            bench_fail(b, "histogram: cluster %d: %s", c, dsm_error_name(err));
-            fails++;
-            continue;
-        }
-        if (!check_bins(b, "dsmem", bins, ref, nbins, 1)) {
-            fails++;
-            continue;
-        }
+        int ok = err == dsmSuccess;
+        if (!ok)
+            bench_fail_kernel(b, "big_histogram", "histogram: big_histogram_launch, cluster %d: %s", c,
+                              dsm_error_name(err));
+        ok = ok && check_bins(b, "big_histogram", "dsmem", bins, ref, nbins, 1);
         cfg.grid = DSM_DIM3(c * clusters, 1, 1);
-        err = bench_time_launches(b, &cfg, k, args, warmup, repeats, ms);
-        if (err != dsmSuccess || !check_bins(b, "dsmem (timed)", bins, ref, nbins, (uint32_t)(1 + warmup + repeats))) {
-            if (err != dsmSuccess)
-                bench_fail(b, "histogram: cluster %d timed: %s", c, dsm_error_name(err));
+        if (ok && (err = bench_time_launches(b, &cfg, k, args, warmup, repeats, ms)) != dsmSuccess) {
+            bench_fail_kernel(b, "big_histogram", "histogram: cluster %d timed: %s", c, dsm_error_name(err));
+            ok = 0;
+        }
+        ok = ok && check_bins(b, "big_histogram", "dsmem (timed)", bins, ref, nbins, (uint32_t)(1 + warmup + repeats));
+        if (!ok) {
+            histogram_row(csv, "dsmem", "big_histogram", nbins, n, c, clusters, smem, "failed", NULL, 0);
+            bench_report(b, "| DSMEM | %d | %d | %zu | failed | failed |\n", c, clusters, smem / KB);
             fails++;
             continue;
         }
         bench_stats st = bench_stats_of(ms, repeats);
         double g = n / (st.median * 1e-3) / 1e9;
-        bench_csv_row(csv, "dsmem,%d,%d,%d,%d,%zu,%.4f,%.4f,%.4f,%.3f", nbins, n, c, clusters, smem, st.median, st.min,
-                      st.max, g);
+        histogram_row(csv, "dsmem", "big_histogram", nbins, n, c, clusters, smem, "cudaSuccess", &st, g);
         bench_report(b, "| DSMEM | %d | %d | %zu | %.3f | %.2f |\n", c, clusters, smem / KB, st.median, g);
         if (g > best) {
             best = g;
@@ -293,27 +332,33 @@ static int histogram_sweep(bench *b)
         dsm_kernel_t g = DSM_KERNEL(big_histogram_global);
         dsm_memset(bins, 0, sizeof(uint32_t) * (size_t)nbins);
         dsm_error_t err = dsm_launch_sync(&cfg, g, args);
-        if (err != dsmSuccess || !check_bins(b, "global", bins, ref, nbins, 1)) {
-            if (err != dsmSuccess)
-                bench_fail(b, "histogram global: %s", dsm_error_name(err));
-            fails++;
-        } else if ((err = bench_time_launches(b, &cfg, g, args, warmup, repeats, ms)) != dsmSuccess ||
-                   !check_bins(b, "global (timed)", bins, ref, nbins, (uint32_t)(1 + warmup + repeats))) {
+        int ok = err == dsmSuccess;
+        if (!ok)
+            bench_fail_kernel(b, "big_histogram_global", "histogram global: %s", dsm_error_name(err));
+        ok = ok && check_bins(b, "big_histogram_global", "global", bins, ref, nbins, 1);
+        if (ok && (err = bench_time_launches(b, &cfg, g, args, warmup, repeats, ms)) != dsmSuccess) {
+            bench_fail_kernel(b, "big_histogram_global", "histogram global timed: %s", dsm_error_name(err));
+            ok = 0;
+        }
+        ok = ok && check_bins(b, "big_histogram_global", "global (timed)", bins, ref, nbins,
+                              (uint32_t)(1 + warmup + repeats));
+        if (!ok) {
+            histogram_row(csv, "global", "big_histogram_global", nbins, n, 0, blocks, 0, "failed", NULL, 0);
+            bench_report(b, "| global atomics | - | %d CTAs | - | failed | failed |\n", blocks);
             fails++;
         } else {
             bench_stats st = bench_stats_of(ms, repeats);
             double gi = n / (st.median * 1e-3) / 1e9;
-            bench_csv_row(csv, "global,%d,%d,0,%d,0,%.4f,%.4f,%.4f,%.3f", nbins, n, blocks, st.median, st.min, st.max,
-                          gi);
+            histogram_row(csv, "global", "big_histogram_global", nbins, n, 0, blocks, 0, "cudaSuccess", &st, gi);
             bench_report(b, "| global atomics | - | %d CTAs | - | %.3f | %.2f |\n", blocks, st.median, gi);
             if (!bench_dry(b))
-                bench_summary_number(b, "ch04.histogram_global_ginputs_per_s", gi);
+                bench_summary_measured(b, "ch04.histogram_global_ginputs_per_s", gi, "big_histogram_global");
         }
     }
     bench_csv_close(csv);
     if (!bench_dry(b) && best_c > 0) {
-        bench_summary_number(b, "ch04.histogram_best_cluster_size", best_c);
-        bench_summary_number(b, "ch04.histogram_best_ginputs_per_s", best);
+        bench_summary_measured(b, "ch04.histogram_best_cluster_size", best_c, "big_histogram");
+        bench_summary_measured(b, "ch04.histogram_best_ginputs_per_s", best, "big_histogram");
     }
     bench_report(b, "\n");
     dsm_free(in);

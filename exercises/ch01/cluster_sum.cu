@@ -1,22 +1,41 @@
-/* cluster_sum.cu: ch01.cluster_sum: each cluster adds up the elements of all its CTAs through distributed shared memory; rank 0 writes the cluster's total. */
+/* cluster_sum.cu: ch01.cluster_sum: the CTAs of a cluster add up their elements through each other's shared memory, and every element learns the sum of all the others of its cluster. */
 #include "dsm.h"
 
-/* The contract (course/ch01.ini states it as the task):
- * - Element in[i] (i < n) belongs to CTA i / blockDim.x of the grid: one
- *   element per thread; threads with i >= n hold nothing.
- * - Each cluster writes the sum, modulo 2^32, of the elements of all its CTAs
- *   to out[c], c its cluster's index in the grid (dsm_clusterid().x); one
- *   thread of the cluster writes it.
+/*
+ * The contract (course/ch01.ini states it as the task; the tests check exactly this):
+ *
+ * Launch: a 1-D grid of 1-D clusters of 1 to 16 CTAs (above 8 the launcher has
+ * set the non-portable attribute), any number of threads per CTA (1 to 1024,
+ * not necessarily a multiple of 32), no dynamic shared memory.
+ *
+ * Data: CTA b (blockIdx.x) owns the elements in[i] with
+ * b * per_cta <= i < min(n, (b + 1) * per_cta): per_cta may be smaller or
+ * larger than blockDim.x, and the last CTAs may own fewer elements, or none.
+ * The total T of a cluster is the sum, modulo 2^32, of the elements of all its
+ * CTAs.
+ *
+ * Output:
+ * - others[i] = T - in[i] (modulo 2^32) for every element i < n: the sum of the
+ *   OTHER elements of its cluster, written by the CTA that owns element i;
+ * - totals[c] = T, c the cluster's index in the grid (dsm_clusterid().x),
+ *   written by exactly one thread of the cluster.
+ *
+ * Mechanism:
+ * - Global memory: a CTA reads only its own elements of `in` (at most twice
+ *   each), writes only its own elements of `others` (once each), and touches
+ *   nothing else but its cluster's totals[c].
  * - The CTAs of a cluster combine their partial sums through each other's
- *   shared memory (DSMEM), never through global memory, and every thread
- *   passes exactly two cluster barriers.
- * Launch: 1-D grid and clusters (1 to 8 CTAs each), 1 to 1024 threads per CTA,
- * no dynamic shared memory. */
-__global__ void cluster_sum(const uint32_t *in, uint32_t *out, uint32_t n)
+ *   shared memory (DSMEM), frugally: a CTA reads at most as many words of its
+ *   peers' shared memory as the cluster has CTAs, and writes at most as many.
+ * - Every thread passes at most two cluster barriers.
+ */
+__global__ void cluster_sum(const uint32_t *in, uint32_t *others, uint32_t *totals, uint32_t n, uint32_t per_cta)
 {
     // TODO(ch01.cluster_sum): yours to design, from the contract above.
     (void)in;
-    (void)out;
+    (void)others;
+    (void)totals;
     (void)n;
+    (void)per_cta;
 }
-DSM_KERNEL_ENTRY(cluster_sum, const uint32_t *, uint32_t *, uint32_t)
+DSM_KERNEL_ENTRY(cluster_sum, const uint32_t *, uint32_t *, uint32_t *, uint32_t, uint32_t)

@@ -1,37 +1,48 @@
-# ch05-pingpong.gp: make bench's ch05_pingpong family: SM cycles per hop of the ping-pong token for every signalling mechanism, median with min-max bars, DSMEM blue and global memory red.
+# ch05-pingpong.gp: make bench's ch05_pingpong family: SM cycles per hop of the ping-pong token for every signalling mechanism and its global-memory twin, one bar per harness (course, 1 warp, probe), median with min-max bars, DSMEM blue and global memory red.
 # csv: bench/results/bench-h200/ch05_pingpong.csv
 # Columns (bench/families/ch05_pingpong.c, after the driver's gpu,sm_clock_mhz,date,commit): 5 mechanism,
 # 6 path, 7 label, 8 round_trips, 9 threads, 10 cycles_per_hop (median), 11 min, 12 max, 13 repeats,
-# 14 event_ns_per_hop, 15 clock_mhz_from_events. One row per mechanism.
+# 14 event_ns_per_hop, 15 clock_mhz_from_events, 16 harness, 17 base_mechanism. One row per mechanism and
+# harness (a failed one has no row); the seed's 1000-round-trip rows are not drawn. A CSV from before the
+# harnesses (no columns 16-17) draws its rows as the course harness.
 # Output out: an SVG. make bench runs it on each run folder's ch05_pingpong.csv (bench/driver/plots.sh):
 #   gnuplot -e "csv='build/bench/latest/ch05_pingpong.csv'; out='build/bench/latest/ch05-pingpong.svg'" figures/plots/ch05-pingpong.gp
-set terminal svg size 820,420 fixed enhanced font "DejaVu Sans,12" background rgb "white"
+set terminal svg size 900,470 fixed enhanced font "DejaVu Sans,12" background rgb "white"
 set output out
 set datafile separator ","
 set datafile columnheaders
-set style fill solid 0.85 border rgb "#1d1f23"
-set boxwidth 0.62
+set style fill solid 0.9 border rgb "#1d1f23"
+set boxwidth 0.26
 set ylabel "SM cycles per hop (one way)"
 set yrange [0:*]
-set offsets 0.5, 0.5, graph 0.12, 0
+set xrange [-0.6:7.6]
 set grid ytics lc rgb "#d5d9e0"
 set border 3
-set xtics nomirror scale 0 rotate by -30 left noenhanced
 set ytics nomirror
-set key off
-set bmargin 7
-colour(p) = strstrt(p, "DSMEM") > 0 ? 0x1f5f99 : 0xc62828
-name(k) = k eq "seed_dsmem" ? "seed: cluster barrier" : \
-          k eq "seed_gmem" ? "seed: global + fence + barrier" : \
-          k eq "seed_dsmem_1000" ? "seed, 1000 trips (DSMEM)" : \
-          k eq "seed_gmem_1000" ? "seed, 1000 trips (global)" : \
-          k eq "seed_dsmem_1warp" ? "seed, 1 warp (DSMEM)" : \
-          k eq "seed_gmem_1warp" ? "seed, 1 warp (global)" : \
-          k eq "mbar_arrive" ? "remote mbarrier arrive" : \
-          k eq "st_async" ? "st.async + complete_tx" : \
-          k eq "flag_relaxed" ? "flag, relaxed" : \
-          k eq "flag_release" ? "flag, release/acquire" : \
-          k eq "flag_gmem" ? "global flag, .gpu" : k
-plot csv using 0:10:(colour(strcol(6))):xtic(name(strcol(5))) with boxes lc rgb variable, \
-     '' using 0:11:(0):($12-$11) with vectors heads size screen 0.008,90 lc rgb "#1d1f23", \
-     '' using 0:12:(sprintf("%.0f", $10)) with labels offset 0,0.8 font "DejaVu Sans,11"
+set xtics nomirror scale 0 rotate by -25 left noenhanced ( \
+  "barrier per hop, DSMEM" 0, "barrier per hop, global" 1, "relaxed flag, DSMEM" 2, "relaxed flag, global" 3, \
+  "release flag, DSMEM" 4, "release flag, global" 5, "st.async (DSMEM only)" 6, "remote arrive (DSMEM only)" 7)
+set bmargin 8
+set rmargin 14
+set key outside top center horizontal Left reverse noenhanced samplen 1.5 font "DejaVu Sans,10"
+# a CSV written before the harnesses has no columns 16-17 (and strcol of a missing column is an error)
+has_h = int(system(sprintf("head -n 1 '%s' | grep -c base_mechanism", csv)))
+mech(d) = has_h ? strcol(17) : strcol(5)
+harness(d) = has_h ? strcol(16) : "course"
+slot(k) = k eq "seed_dsmem" ? 0 : k eq "seed_gmem" ? 1 : k eq "flag_relaxed" ? 2 : \
+          k eq "flag_gmem_relaxed" ? 3 : k eq "flag_release" ? 4 : k eq "flag_gmem_release" ? 5 : \
+          k eq "st_async" ? 6 : k eq "mbar_arrive" ? 7 : NaN
+offset(h) = h eq "course_1warp" ? 0 : h eq "probe" ? 0.28 : h eq "course" ? -0.28 : NaN
+x(d) = slot(mech(d)) + offset(harness(d))
+# DSMEM blue, global red; lighter for the 1-warp and probe harnesses
+colour(p, h) = strstrt(p, "DSMEM") > 0 ? (h eq "probe" ? 0x9cc3e6 : h eq "course_1warp" ? 0x5b8fc7 : 0x1f5f99) : \
+                                         (h eq "probe" ? 0xf2a7a7 : h eq "course_1warp" ? 0xdf6262 : 0xc62828)
+plot csv using (x(0)):10:(colour(strcol(6), harness(0))) \
+       with boxes lc rgb variable notitle, \
+     '' using (x(0)):11:(0):($12-$11) \
+       with vectors heads size screen 0.006,90 lc rgb "#1d1f23" notitle, \
+     '' using (x(0)):12:(sprintf("%.0f", $10)) \
+       with labels offset 0,0.7 font "DejaVu Sans,8" notitle, \
+     NaN with boxes lc rgb "#1f5f99" title "exercises, 128 threads", \
+     NaN with boxes lc rgb "#5b8fc7" title "exercises, 1 warp", \
+     NaN with boxes lc rgb "#9cc3e6" title "probe kernels, 1 warp"

@@ -65,8 +65,8 @@ static void check_dst_in_flight(emu_launch *L, emu_thread *t, emu_cta *dc, size_
     }
 }
 
-void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu_cta *sc, size_t soff,
-                     const void *val, uint32_t bytes, emu_mbarrier *m)
+static void issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu_cta *sc, size_t soff,
+                  const unsigned char *gsrc, const void *val, uint32_t bytes, emu_mbarrier *m)
 {
     emu_cluster *cl = &L->cluster;
     check_dst_in_flight(L, t, dc, doff, bytes);
@@ -91,26 +91,48 @@ void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu
     op->dst_off = doff;
     op->src_cta = sc ? (int32_t)sc->rank : -1;
     op->src_off = soff;
-    if (!sc)
+    op->gsrc = gsrc;
+    if (!sc && !gsrc)
         memcpy(op->val, val, bytes);
     op->bytes = bytes;
     op->mbar = (uint32_t)(m - cl->mbars);
     op->site = t->site;
-    if (emu_counts_on)
+    if (emu_counts_on && !gsrc)   /* a copy from global memory: counted once per instruction (bulk_global.c) */
         emu_count_async_issue(t, bytes);
     /* what the issuer had done by now is what the completion releases */
     emu_release(t->cta, op->vc);
     t->epoch++;
 }
 
+void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu_cta *sc, size_t soff,
+                     const void *val, uint32_t bytes, emu_mbarrier *m)
+{
+    issue(L, t, dc, doff, sc, soff, NULL, val, bytes, m);
+}
+
+void emu_async_issue_from_global(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, const unsigned char *gsrc,
+                                 uint32_t bytes, emu_mbarrier *m)
+{
+    issue(L, t, dc, doff, NULL, 0, gsrc, NULL, bytes, m);
+}
+
+void emu_async_check_source_fenced(emu_launch *L, emu_thread *t, emu_cta *sc, size_t soff, uint32_t bytes)
+{
+    check_proxy_fence(L, t, sc, soff, bytes);
+}
+
 static void complete(emu_launch *L, emu_async_op *op)
 {
     emu_cluster *cl = &L->cluster;
     emu_cta *dc = &cl->ctas[op->dst_cta];
-    const unsigned char *from = op->src_cta >= 0 ? emu_smem_ptr(L, &cl->ctas[op->src_cta], op->src_off) : op->val;
+    const unsigned char *from = op->gsrc           ? op->gsrc
+                                : op->src_cta >= 0 ? emu_smem_ptr(L, &cl->ctas[op->src_cta], op->src_off)
+                                                   : op->val;
     memmove(emu_smem_ptr(L, dc, op->dst_off), from, op->bytes);
     op->done = true;
-    if (emu_counts_on)
+    if (emu_counts_on && op->gsrc)
+        emu_count_bulk_g2s_landed(L, dc, op->bytes);
+    else if (emu_counts_on)
         emu_count_async_landed(L, dc, op->bytes);
     emu_mbarrier_complete_tx(L, &cl->mbars[op->mbar], op->bytes, op->vc);
 }
@@ -162,13 +184,20 @@ static bool complete_where(emu_launch *L, int mbar, int cta)
 
 void emu_async_complete_for_mbarrier(emu_launch *L, uint32_t mbar) { complete_where(L, (int)mbar, -1); }
 bool emu_async_complete_all(emu_launch *L) { return complete_where(L, -1, -1); }
-void emu_async_complete_for_cta(emu_launch *L, uint32_t cta) { complete_where(L, -1, (int)cta); }
+void emu_async_complete_for_cta(emu_launch *L, uint32_t cta)
+{
+    emu_bulk_store_cta_exit(L, cta);
+    complete_where(L, -1, (int)cta);
+}
 
 void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
                            const emu_site *site)
 {
     emu_cluster *cl = &L->cluster;
-    if (!write || !cl->nops)
+    if (!write)
+        return;
+    emu_bulk_store_check_smem_write(L, t, owner, off, n, site);
+    if (!cl->nops)
         return;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];

@@ -222,6 +222,23 @@ static inline void dsm__st_async_v4(uint32_t d, uint4 v, uint32_t b, const char 
 #define dsm_st_async_u32(dst, v, cbar) dsm__st_async_u32((dst), (v), (cbar), DSM__HERE)
 #define dsm_st_async_v4_u32(dst, v, cbar) dsm__st_async_v4((dst), (v), (cbar), DSM__HERE)
 
+/* Bulk copies between global and shared memory (emu/bulk_global.c). */
+void dsm_emu_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *bar, uint32_t mask, int multicast,
+                      const char *file, int line);
+void dsm_emu_bulk_s2g(void *dst, const void *src, uint32_t bytes, const char *file, int line);
+void dsm_emu_bulk_commit_group(const char *file, int line);
+void dsm_emu_bulk_wait_group(uint32_t n, int read, const char *file, int line);
+void dsm_emu_fence_proxy_async_global(const char *file, int line);
+#define dsm_cp_async_bulk_global_to_shared(dst, src, bytes, bar) \
+    DSM__SYNC_CALL(dsm_emu_bulk_g2s((dst), (src), (bytes), (bar), 0u, 0, DSM__HERE))
+#define dsm_cp_async_bulk_global_to_shared_multicast(dst, src, bytes, bar, mask) \
+    DSM__SYNC_CALL(dsm_emu_bulk_g2s((dst), (src), (bytes), (bar), (uint32_t)(uint16_t)(mask), 1, DSM__HERE))
+#define dsm_cp_async_bulk_shared_to_global(dst, src, bytes) DSM__SYNC_CALL(dsm_emu_bulk_s2g((dst), (src), (bytes), DSM__HERE))
+#define dsm_cp_async_bulk_commit_group() DSM__SYNC_CALL(dsm_emu_bulk_commit_group(DSM__HERE))
+#define dsm_cp_async_bulk_wait_group_read(N) DSM__SYNC_CALL(dsm_emu_bulk_wait_group((N), 1, DSM__HERE))
+#define dsm_cp_async_bulk_wait_group(N) DSM__SYNC_CALL(dsm_emu_bulk_wait_group((N), 0, DSM__HERE))
+#define dsm_fence_proxy_async_global() DSM__SYNC_CALL(dsm_emu_fence_proxy_async_global(DSM__HERE))
+
 #define dsm_clock64() dsm_emu_clock64()
 #define clock64() dsm_emu_clock64()
 

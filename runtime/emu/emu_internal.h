@@ -157,6 +157,8 @@ typedef struct emu_async_op {
     uint32_t vc[16];            /* the issuer's clocks at the issue: what the completion releases */
     emu_site site;
     bool done;                  /* landed (and its bytes completed on the mbarrier) */
+    const unsigned char *gsrc;  /* a copy from global memory (bulk_global.c): its source, or NULL */
+    bool multicast;             /* ... issued with .multicast::cluster (one op per CTA of the mask) */
 } emu_async_op;
 
 typedef struct emu_cluster {
@@ -282,9 +284,30 @@ void emu_async_complete_for_mbarrier(emu_launch *L, uint32_t mbar);
 bool emu_async_complete_all(emu_launch *L);
 /* Before CTA `cta` exits: completes what reads from it; one writing into it is a lifetime hazard. */
 void emu_async_complete_for_cta(emu_launch *L, uint32_t cta);
+/* A copy from global memory `gsrc` into CTA dc (bulk_global.c checked its operands). */
+void emu_async_issue_from_global(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, const unsigned char *gsrc,
+                                 uint32_t bytes, struct emu_mbarrier *m);
+/* Generic writes of a bulk copy's shared-memory source need fence.proxy.async first: reported otherwise. */
+void emu_async_check_source_fenced(emu_launch *L, emu_thread *t, emu_cta *sc, size_t soff, uint32_t bytes);
 /* A write to the source of a copy in flight is reported. */
 void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n, int write,
                            const emu_site *site);
+
+/* ---- bulk_global.c: bulk copies global -> shared (unicast, multicast) and shared -> global ---- */
+/* A write to shared memory of CTA `owner`: reported when it rewrites the source of a bulk store to
+ * global memory that its thread has not waited for with cp.async.bulk.wait_group.read. */
+void emu_bulk_store_check_smem_write(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n,
+                                     const emu_site *site);
+/* CTA `cta` exits: a bulk store still reading its shared memory is a lifetime hazard. */
+void emu_bulk_store_cta_exit(emu_launch *L, uint32_t cta);
+/* A plain access of global memory: reported when it rewrites the source of a copy in flight, or touches
+ * bytes a bulk store is still writing. */
+void emu_bulk_check_global_plain(emu_launch *L, emu_thread *t, const void *a, unsigned n, int write,
+                                 const emu_site *site);
+/* Extra lines for a stuck-mbarrier report when the barrier receives multicast copies. */
+void emu_bulk_stuck_hint(emu_launch *L, const struct emu_mbarrier *m);
+/* The cluster ends: forget its bulk stores. */
+void emu_bulk_cluster_free(emu_launch *L);
 
 /* ---- flags.c ---- */
 bool emu_flag_unchanged(emu_launch *L, const emu_thread *t);

@@ -345,13 +345,16 @@ void emu_mbarriers_check_end(emu_launch *L) { check_tx(L, false); }
  * wait, its parity and what its phase still lacks (arrivals, bytes). */
 bool emu_mbarriers_check_stuck(emu_launch *L)
 {
-    /* the root cause first: a wait on a barrier whose bytes do not add up */
+    /* the root cause first: a wait on a barrier that received bytes nobody announced (a missing
+     * expect_tx: its CTA's peers then wait for bytes that never come), then one whose bytes do not
+     * add up, then any */
     emu_thread *w = NULL;
-    for (int pass = 0; pass < 2 && !w; pass++)
+    for (int pass = 0; pass < 3 && !w; pass++)
         for (uint32_t r = 0; r < L->cluster.ncta && !w; r++)
             for (uint32_t i = 0; i < L->cluster.ctas[r].nthreads && !w; i++) {
                 emu_thread *t = &L->cluster.ctas[r].threads[i];
-                if (t->state == EMU_AT_MBARRIER && (pass == 1 || L->cluster.mbars[t->mbar_idx].tx != 0))
+                int64_t tx = t->state == EMU_AT_MBARRIER ? L->cluster.mbars[t->mbar_idx].tx : 0;
+                if (t->state == EMU_AT_MBARRIER && (pass == 2 || (pass == 0 ? tx < 0 : tx != 0)))
                     w = t;
             }
     if (!w)
@@ -384,6 +387,7 @@ bool emu_mbarriers_check_stuck(emu_launch *L)
         emu_report_line("pending", "%lld bytes arrived from copies or st.async without a matching "
                                    "dsm_mbarrier_arrive_expect_tx in this phase (a missing expect_tx?)",
                         (long long)-m->tx);
+    emu_bulk_stuck_hint(L, m);
     emu_report_cta_states(L);
     emu_report_line("on GPU", "the kernel hangs (no error is returned)");
     emu_report_line("fix", "each phase needs its `count` arrivals, one of them dsm_mbarrier_arrive_expect_tx with "

@@ -156,8 +156,11 @@ static __attribute__((noinline)) void plain_access(void *a, unsigned n, int how,
         shared_access(L, t, c, off, n, how, &site);
     else if (!emu_is_device(a, n))
         global_out_of_bounds(L, t, a, n, write, site);
-    else if (emu_counts_on)
-        emu_count_gmem(t, a, n, write);
+    else {
+        emu_bulk_check_global_plain(L, t, a, n, write, &site);
+        if (emu_counts_on)
+            emu_count_gmem(t, a, n, write);
+    }
     if (how >= VOLATILE_READ && n == 4 && (uintptr_t)a % 4 == 0)
         emu_flag_volatile(t, a, write, site);
 }

@@ -328,7 +328,14 @@ float dsm_emu_atom_add_f32(uint32_t addr, float v, const char *file, int line)
 /* Global-memory atomics: fibers never switch inside these, so they are atomic. */
 static void count_atomic(const void *p)
 {
-    if (emu_counts_on && emu_self_thread)
+    emu_cta *owner;
+    size_t off;
+    if (!emu_counts_on || !emu_self_thread)
+        return;
+    /* atomicAdd on a __shared__ variable (own or mapped) is a shared-memory atomic */
+    if (emu_decode_generic(emu_cur, p, &owner, &off))
+        emu_count_smem_atom(emu_self_thread, owner);
+    else
         emu_count_gmem_atom(emu_self_thread, p);
 }
 int dsm_emu_atomic_add_i32(int *p, int v) { count_atomic(p); int o = *p; *p = (int)((unsigned)o + (unsigned)v); return o; }

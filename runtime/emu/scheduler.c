@@ -315,6 +315,7 @@ void emu_cluster_free(emu_launch *L)
     cl->locs = NULL;
     free(cl->ops);
     cl->ops = NULL;
+    emu_bulk_cluster_free(L);
     cl->nops = cl->cap_ops = 0;
     cl->nlocs = cl->cap_locs = 0;
     cl->nmbars = cl->cap_mbars = 0;

@@ -140,7 +140,9 @@ DSM_DEVICE void dsm_barrier_cluster_wait(void) { asm volatile("barrier.cluster.w
 DSM_DEVICE void dsm_cluster_sync(void) { dsm_barrier_cluster_arrive(); dsm_barrier_cluster_wait(); }
 /* fence.acq_rel.cluster */
 DSM_DEVICE void dsm_fence_acq_rel_cluster(void) { asm volatile("fence.acq_rel.cluster;" ::: "memory"); }
-/* fence.acq_rel.gpu: what __threadfence() is. */
+/* fence.acq_rel.gpu. Not what __threadfence() is: nvcc 13.0 compiles __threadfence() to membar.gl,
+ * which the PTX ISA defines (sm_70 and later) as a synonym of fence.sc.gpu, the stronger
+ * sequentially consistent fence. */
 DSM_DEVICE void dsm_fence_acq_rel_gpu(void) { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 /* fence.proxy.async.shared::cta: make generic-proxy smem writes visible to bulk copies. */
 DSM_DEVICE void dsm_fence_proxy_async_shared_cta(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
@@ -186,6 +188,98 @@ DSM_DEVICE void dsm_st_async_u32(uint32_t dst, uint32_t v, uint32_t cluster_bar)
 DSM_DEVICE void dsm_st_async_v4_u32(uint32_t dst, uint4 v, uint32_t cluster_bar) {
     asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
                  :: "r"(dst), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(cluster_bar) : "memory"); }
+
+/* ---- bulk copies between global and shared memory (chapter 7) ----
+ * Rules (PTX ISA, cp.async.bulk): both addresses 16-byte aligned, the size a
+ * positive multiple of 16, neither range past the end of its memory. With
+ * -DDSM_DEBUG (make ... DEBUG=1) every wrapper checks them and traps with a
+ * message; without it, a violation is undefined behaviour, as in PTX. The copy
+ * runs in the async proxy: generic writes of its source need a proxy fence
+ * first (dsm_fence_proxy_async_shared_cta for shared memory,
+ * dsm_fence_proxy_async_global for global memory written in this kernel);
+ * its completion (an observed mbarrier phase, a wait_group) carries an
+ * implicit proxy fence, so the data can then be read with ordinary loads. */
+
+#if defined(DSM_DEBUG)
+/* Traps with a message when a bulk copy breaks the alignment or size rule. */
+DSM_DEVICE void dsm__bulk_check(const char *what, const void *dst, const void *src, uint32_t bytes) {
+    if (bytes == 0 || (bytes & 15u) || ((uintptr_t)dst & 15u) || ((uintptr_t)src & 15u)) {
+        printf("dsm: %s: block (%u,%u,%u) thread %u: dst %p, src %p, %u bytes: addresses must be 16-byte aligned "
+               "and the size a positive multiple of 16\n", what, blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x,
+               dst, src, bytes);
+        __trap();
+    } }
+/* Traps when dst is not in this CTA's shared memory or cta_mask names a CTA outside the cluster. */
+DSM_DEVICE void dsm__bulk_check_g2s(const char *what, const void *dst, const uint64_t *bar, uint32_t cta_mask) {
+    uint32_t n; asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+    if (!__isShared(dst) || !__isShared(bar) || ((uintptr_t)bar & 7u) || cta_mask == 0u || (n < 16u && (cta_mask >> n))) {
+        printf("dsm: %s: block (%u,%u,%u) thread %u: dst %p and mbarrier %p must be in this CTA's shared memory "
+               "(mbarrier 8-byte aligned); mask 0x%04x must name only ranks below the cluster size %u\n", what,
+               blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, dst, bar, cta_mask, n);
+        __trap();
+    } }
+#define DSM__BULK_CHECK(what, d, s, n) dsm__bulk_check((what), (d), (s), (n))
+#define DSM__BULK_CHECK_G2S(what, d, b, m) dsm__bulk_check_g2s((what), (d), (b), (m))
+#else
+#define DSM__BULK_CHECK(what, d, s, n) ((void)0)
+#define DSM__BULK_CHECK_G2S(what, d, b, m) ((void)0)
+#endif
+
+/* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes: copy `bytes` from global
+ * memory `src` into THIS CTA's shared memory `dst` (a generic pointer); complete_tx of `bytes`
+ * on this CTA's mbarrier `bar` when they landed. Someone must arm `bar` for them
+ * (dsm_mbarrier_arrive_expect_tx) in the phase they complete. */
+DSM_DEVICE void dsm_cp_async_bulk_global_to_shared(void *dst, const void *src, uint32_t bytes, uint64_t *bar) {
+    DSM__BULK_CHECK("cp.async.bulk global->shared", dst, src, bytes);
+    DSM__BULK_CHECK_G2S("cp.async.bulk global->shared", dst, bar, 1u);
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(dsm_smem_addr(dst)), "l"(src), "r"(bytes), "r"(dsm_smem_addr(bar)) : "memory"); }
+
+/* The .multicast::cluster form: one read of `bytes` from global memory lands at the same
+ * CTA-relative offset as `dst` in the shared memory of every CTA whose %cluster_ctarank bit is
+ * set in `cta_mask` (the issuer need not be one of them), and completes `bytes` on the mbarrier
+ * at the offset of `bar` in EACH of those CTAs: each receiver arms its own barrier.
+ * sm_90a machine code only: the compute_90 PTX the course also ships (the path a GPU newer
+ * than Hopper JIT-compiles, and PTX_ONLY=1) gets one unicast copy per CTA of the mask instead
+ * (same bytes, same complete_tx per receiver, but n reads from L2), because ptxas warns that
+ * .multicast::cluster outside sm_90a "is expected to have substantially reduced performance
+ * on some future architectures". */
+DSM_DEVICE void dsm_cp_async_bulk_global_to_shared_multicast(void *dst, const void *src, uint32_t bytes, uint64_t *bar,
+                                                             uint16_t cta_mask) {
+    DSM__BULK_CHECK("cp.async.bulk global->shared multicast", dst, src, bytes);
+    DSM__BULK_CHECK_G2S("cp.async.bulk global->shared multicast", dst, bar, cta_mask);
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], %4;"
+                 :: "r"(dsm_smem_addr(dst)), "l"(src), "r"(bytes), "r"(dsm_smem_addr(bar)), "h"(cta_mask) : "memory");
+#else
+    uint32_t d = dsm_smem_addr(dst), b = dsm_smem_addr(bar);
+    for (uint32_t rank = 0; rank < 16u; ++rank)
+        if ((cta_mask >> rank) & 1u)
+            asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                         :: "r"(dsm_mapa_shared_cluster(d, rank)), "l"(src), "r"(bytes),
+                            "r"(dsm_mapa_shared_cluster(b, rank)) : "memory");
+#endif
+}
+
+/* cp.async.bulk.global.shared::cta.bulk_group: copy `bytes` from this CTA's shared memory `src`
+ * to global memory `dst`, tracked by the issuing thread's bulk async-groups: commit it with
+ * dsm_cp_async_bulk_commit_group, then dsm_cp_async_bulk_wait_group_read(N) before rewriting
+ * (or leaving) the source, dsm_cp_async_bulk_wait_group(N) before reading the destination. */
+DSM_DEVICE void dsm_cp_async_bulk_shared_to_global(void *dst, const void *src, uint32_t bytes) {
+    DSM__BULK_CHECK("cp.async.bulk shared->global", dst, src, bytes);
+    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;"
+                 :: "l"(dst), "r"(dsm_smem_addr(src)), "r"(bytes) : "memory"); }
+/* cp.async.bulk.commit_group: the thread's bulk stores issued since the last commit become one group. */
+DSM_DEVICE void dsm_cp_async_bulk_commit_group(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+/* cp.async.bulk.wait_group.read N (N a literal): all but the N most recent committed groups of this
+ * thread have finished READING their source: the shared memory may be rewritten (or freed). */
+#define dsm_cp_async_bulk_wait_group_read(N) asm volatile("cp.async.bulk.wait_group.read %0;" :: "n"(N) : "memory")
+/* cp.async.bulk.wait_group N (N a literal): all but the N most recent committed groups of this thread
+ * are complete: their writes are visible to this thread (to others after a release of this thread). */
+#define dsm_cp_async_bulk_wait_group(N) asm volatile("cp.async.bulk.wait_group %0;" :: "n"(N) : "memory")
+/* fence.proxy.async.global: orders this thread's generic-proxy accesses of global memory with
+ * async-proxy accesses (a bulk copy reading global data this kernel wrote with ordinary stores). */
+DSM_DEVICE void dsm_fence_proxy_async_global(void) { asm volatile("fence.proxy.async.global;" ::: "memory"); }
 
 /* ---- time ---- */
 

@@ -1,4 +1,4 @@
-/* pingpong_flags.cu: the ping-pong token as a flag: the sender stores it into the receiver's mailbox, the receiver polls its own mailbox; relaxed and release/acquire in shared memory, release/acquire at GPU scope in global memory. */
+/* pingpong_flags.cu: the ping-pong token as a flag: the sender stores it into the receiver's mailbox, the receiver polls its own mailbox; relaxed and release/acquire, each in shared memory (DSMEM) and at GPU scope in global memory. */
 #include "dsm.h"
 
 /*
@@ -8,10 +8,11 @@
  *
  * - The token is its own flag. Each CTA has a mailbox word: a __shared__
  *   word in its shared memory (pp_flag_relaxed, pp_flag_release) or its slot
- *   in global memory, slots[2 * c + rank] (pp_flag_global). The sender's
- *   thread 0 stores the token into the receiver's mailbox; the receiver's
- *   thread 0 polls its OWN mailbox until the word holds a value other than
- *   the one it saw last, and takes that value as the token.
+ *   in global memory, slots[2 * c + rank] (pp_flag_global,
+ *   pp_flag_global_relaxed). The sender's thread 0 stores the token into the
+ *   receiver's mailbox; the receiver's thread 0 polls its OWN mailbox until
+ *   the word holds a value other than the one it saw last, and takes that
+ *   value as the token.
  * - Before the first hop each CTA puts into its own mailbox a value that
  *   differs from the first token it will receive (a receiver must not mistake
  *   it for a token), and the cluster meets once, so that no peer stores into a
@@ -26,13 +27,21 @@
  *                      dsm_ld_acquire_cluster_u32: what a signal that
  *                      publishes data costs;
  *     pp_flag_global   dsm_st_release_gpu_u32 into the peer's slot, polled
- *                      with dsm_ld_acquire_gpu_u32.
+ *                      with dsm_ld_acquire_gpu_u32: the global twin of
+ *                      pp_flag_release;
+ *     pp_flag_global_relaxed
+ *                      dsm_st_relaxed_gpu_u32 into the peer's slot, polled
+ *                      with dsm_ld_relaxed_gpu_u32: the global twin of
+ *                      pp_flag_relaxed.
+ *   The global kernels touch no shared memory of a peer: the benchmark sets
+ *   each beside its DSMEM twin, and a twin that signalled through DSMEM
+ *   would measure DSMEM twice.
  * - Every CTA stays alive until its peer has stopped storing into it.
  */
 
 // BEGIN SOLUTION
-/* How a flag is stored and polled: the three kernels differ only here. */
-enum pp_flag_mode { PP_FLAG_RELAXED, PP_FLAG_RELEASE, PP_FLAG_GPU };
+/* How a flag is stored and polled: the four kernels differ only here. */
+enum pp_flag_mode { PP_FLAG_RELAXED, PP_FLAG_RELEASE, PP_FLAG_GPU_RELEASE, PP_FLAG_GPU_RELAXED };
 
 static __device__ __forceinline__ void flag_store(uint32_t *p, uint32_t v, int mode)
 {
@@ -40,8 +49,10 @@ static __device__ __forceinline__ void flag_store(uint32_t *p, uint32_t v, int m
         dsm_st_relaxed_cluster_u32(p, v);
     else if (mode == PP_FLAG_RELEASE)
         dsm_st_release_cluster_u32(p, v);
-    else
+    else if (mode == PP_FLAG_GPU_RELEASE)
         dsm_st_release_gpu_u32(p, v);
+    else
+        dsm_st_relaxed_gpu_u32(p, v);
 }
 
 static __device__ __forceinline__ uint32_t flag_load(const uint32_t *p, int mode)
@@ -50,7 +61,9 @@ static __device__ __forceinline__ uint32_t flag_load(const uint32_t *p, int mode
         return dsm_ld_relaxed_cluster_u32(p);
     if (mode == PP_FLAG_RELEASE)
         return dsm_ld_acquire_cluster_u32(p);
-    return dsm_ld_acquire_gpu_u32(p);
+    if (mode == PP_FLAG_GPU_RELEASE)
+        return dsm_ld_acquire_gpu_u32(p);
+    return dsm_ld_relaxed_gpu_u32(p);
 }
 
 /* The whole ping-pong of one CTA: `mine` is this CTA's mailbox, `theirs` the
@@ -146,8 +159,29 @@ __global__ void pp_flag_global(const uint32_t *first, uint32_t rounds, uint32_t 
     //~ (void)cycles;
     uint32_t rank = dsm_cluster_ctarank();
     uint32_t *pair = slots + (blockIdx.x & ~1u);
-    flag_pingpong(pair + rank, pair + (rank ^ 1u), PP_FLAG_GPU, first, rounds, trace, last, cycles);
+    flag_pingpong(pair + rank, pair + (rank ^ 1u), PP_FLAG_GPU_RELEASE, first, rounds, trace, last, cycles);
     // END SOLUTION
 }
 DSM_KERNEL_ENTRY(pp_flag_global, const uint32_t *, uint32_t, uint32_t *, uint32_t *, uint32_t *,
+                 unsigned long long *)
+
+/* Mailboxes in global memory (slots[2 * c + rank]); relaxed at GPU scope: the twin of pp_flag_relaxed. */
+__global__ void pp_flag_global_relaxed(const uint32_t *first, uint32_t rounds, uint32_t *slots, uint32_t *trace,
+                                       uint32_t *last, unsigned long long *cycles)
+{
+    // BEGIN SOLUTION
+    //~ // TODO(ch05.pingpong_flags): the same through the slots in global memory, relaxed
+    //~ // at GPU scope: the global-memory twin of pp_flag_relaxed.
+    //~ (void)first;
+    //~ (void)rounds;
+    //~ (void)slots;
+    //~ (void)trace;
+    //~ (void)last;
+    //~ (void)cycles;
+    uint32_t rank = dsm_cluster_ctarank();
+    uint32_t *pair = slots + (blockIdx.x & ~1u);
+    flag_pingpong(pair + rank, pair + (rank ^ 1u), PP_FLAG_GPU_RELAXED, first, rounds, trace, last, cycles);
+    // END SOLUTION
+}
+DSM_KERNEL_ENTRY(pp_flag_global_relaxed, const uint32_t *, uint32_t, uint32_t *, uint32_t *, uint32_t *,
                  unsigned long long *)

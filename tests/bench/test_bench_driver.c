@@ -1,4 +1,4 @@
-/* test_bench_driver.c: the benchmark driver's own pieces: statistics, summary.json (nesting, refused keys, reading back), the repeatability check, the report's reference column, the ncu import. */
+/* test_bench_driver.c: the benchmark driver's own pieces: statistics, summary.json (nesting, refused keys, nulls and their reasons, reading back), failed kernels leaving no number, the audit, the repeatability check, the report's reference column, the ncu import (the seed's exchange and chapter 7's streams). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +7,13 @@
 
 #include "bench_internal.h"
 #include "test_support.h"
+
+/* The kernels this test pretends the build has (the bench build generates the real table). */
+const bench_kernel_entry bench_kernel_table[] = {{"xchg_vec_dsmem", "ch06/xchg_vec.cu", "ch06.xchg_vec"},
+                                                 {"xchg_vec_gmem", "ch06/xchg_vec.cu", "ch06.xchg_vec"},
+                                                 {"ring_global", "ch06/ring_global.cu", ""},
+                                                 {0, 0, 0}};
+const int bench_kernel_count = 3;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -54,7 +61,7 @@ static const char *write_summary(const char *dir, const char *name, const bench_
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "w");
     assert_non_null(f);
-    summary_write_json(f, &m, numbers, count, 2, &failures, "{}", 0);
+    summary_write_json(f, &m, numbers, count, 2, &failures, " xchg_vec_gmem ", "{}", 0);
     fclose(f);
     text_free(&failures);
     return path;
@@ -63,9 +70,12 @@ static const char *write_summary(const char *dir, const char *name, const bench_
 static void test_summary_dotted_keys_nest_and_read_back_as_written(void **state)
 {
     (void)state;
-    bench_number in[] = {{"latency_cycles.local_shared", 29.0}, {"dsmem_exchange_tbps_best", 5.1},
-                         {"latency_cycles.dsmem", 181.5},       {"a.b.c", 1.0},
-                         {"a.b.d", 2.0},                        {"a.e", 3.0}};
+    bench_number in[] = {{.key = "latency_cycles.local_shared", .value = 29.0},
+                         {.key = "dsmem_exchange_tbps_best", .value = 5.1},
+                         {.key = "latency_cycles.dsmem", .value = 181.5},
+                         {.key = "a.b.c", .value = 1.0},
+                         {.key = "a.b.d", .value = 2.0},
+                         {.key = "a.e", .value = 3.0}};
     int n = (int)(sizeof in / sizeof in[0]);
     const char *path = write_summary(temp_dir(), "summary.json", in, n);
     char text_buf[8192];
@@ -93,7 +103,7 @@ static void test_summary_dotted_keys_nest_and_read_back_as_written(void **state)
 static void test_summary_refuses_duplicates_reserved_names_and_number_group_clashes(void **state)
 {
     (void)state;
-    bench_number have[] = {{"latency_cycles.dsmem", 1}, {"x", 2}};
+    bench_number have[] = {{.key = "latency_cycles.dsmem", .value = 1}, {.key = "x", .value = 2}};
     const char *why = NULL;
     assert_true(summary_key_clashes(have, 2, "latency_cycles.dsmem", &why));
     assert_true(summary_key_clashes(have, 2, "latency_cycles", &why)); /* a group already */
@@ -110,10 +120,11 @@ static void test_compare_passes_within_tolerance_and_fails_beyond_or_on_a_missin
 {
     (void)state;
     const char *dir = temp_dir();
-    bench_number a[] = {{"latency_cycles.dsmem", 100.0}, {"dsmem_exchange_tbps_best", 5.0}, {"other", 1.0}};
-    bench_number near[] = {{"latency_cycles.dsmem", 102.0}, {"dsmem_exchange_tbps_best", 5.05}, {"other", 2.0}};
-    bench_number far[] = {{"latency_cycles.dsmem", 104.0}, {"dsmem_exchange_tbps_best", 5.0}, {"other", 1.0}};
-    bench_number fewer[] = {{"latency_cycles.dsmem", 100.0}, {"other", 1.0}};
+#define ROW(l, e, o) {{.key = "latency_cycles.dsmem", .value = l}, {.key = "dsmem_exchange_tbps_best", .value = e}, \
+                      {.key = "other", .value = o}}
+    bench_number a[] = ROW(100.0, 5.0, 1.0), near[] = ROW(102.0, 5.05, 2.0), far[] = ROW(104.0, 5.0, 1.0);
+#undef ROW
+    bench_number fewer[] = {{.key = "latency_cycles.dsmem", .value = 100.0}, {.key = "other", .value = 1.0}};
     char pa[256], pn[256], pf[256], pm[256];
     snprintf(pa, sizeof pa, "%s", write_summary(dir, "a.json", a, 3));
     snprintf(pn, sizeof pn, "%s", write_summary(dir, "near.json", near, 3));
@@ -132,8 +143,9 @@ static void test_headline_tables_set_reference_and_seed_beside_each_number_headl
 {
     (void)state;
     const char *dir = temp_dir();
-    bench_number ref[] = {{"pingpong_dsmem_cycles_per_hop_best", 400.0}};
-    bench_number mine[] = {{"pingpong_dsmem_cycles_per_hop_best", 380.0}, {"new_key", 1.0}};
+    bench_number ref[] = {{.key = "pingpong_dsmem_cycles_per_hop_best", .value = 400.0}};
+    bench_number mine[] = {{.key = "pingpong_dsmem_cycles_per_hop_best", .value = 380.0},
+                           {.key = "new_key", .value = 1.0}};
     const char *refpath = write_summary(dir, "ref.json", ref, 1);
     text t = {0};
     report_headline(&t, mine, 2, refpath);
@@ -189,6 +201,181 @@ static void test_ncu_import_reads_units_separators_and_counts_missing_counters(v
     text_free(&b.failure_log);
 }
 
+/* A whole file into buf (NUL-terminated). */
+static const char *read_file(const char *path, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t len = fread(buf, 1, size - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    return buf;
+}
+
+static void test_summary_writes_null_with_its_reason_texts_and_failed_kernels_with_their_exercise(void **state)
+{
+    (void)state;
+    bench_number in[3];
+    memset(in, 0, sizeof in);
+    snprintf(in[0].key, sizeof in[0].key, "bandwidth_pairs.vec.gmem_tbps");
+    in[0].value = NAN;
+    snprintf(in[0].why, sizeof in[0].why, "xchg_vec_gmem failed a check in this run");
+    snprintf(in[1].key, sizeof in[1].key, "bandwidth_pairs.best.dsmem_mechanism");
+    snprintf(in[1].text, sizeof in[1].text, "ring_push");
+    snprintf(in[2].key, sizeof in[2].key, "bandwidth_pairs.vec.dsmem_tbps");
+    in[2].value = 3.5;
+    char buf[8192];
+    read_file(write_summary(temp_dir(), "summary.json", in, 3), buf, sizeof buf);
+    assert_non_null(strstr(buf, "\"gmem_tbps\": null"));
+    assert_non_null(strstr(buf, "\"dsmem_mechanism\": \"ring_push\""));
+    assert_non_null(strstr(buf, "\"bandwidth_pairs.vec.gmem_tbps\": \"xchg_vec_gmem failed a check in this run\""));
+    assert_non_null(strstr(buf, "{\"kernel\": \"xchg_vec_gmem\", \"exercise\": \"ch06.xchg_vec\", \"file\": "
+                                "\"ch06/xchg_vec.cu\"}"));
+}
+
+/* A family's CSV with rows of two kernels, written through the driver. */
+static void write_family_csv(bench *b)
+{
+    bench_csv *csv = bench_csv_open(b, "t", "path,kernel,threads,launch,iters,ms_median,crossing_tbps");
+    bench_csv_row(csv, "dsmem,xchg_vec_dsmem,128,cudaSuccess,7,1.5000,2.2000");
+    bench_csv_row(csv, "gmem,xchg_vec_gmem,128,cudaSuccess,7,1.9000,1.8000");
+    bench_csv_row(csv, "gmem,xchg_vec_gmem,512,failed,failed,failed,failed");
+    bench_csv_close(csv);
+}
+
+static void test_a_kernel_that_fails_once_keeps_no_number_in_summary_or_csv(void **state)
+{
+    (void)state;
+    static bench b;
+    memset(&b, 0, sizeof b);
+    b.run_dir = temp_dir();
+    b.family = "ch06_exchange";
+    write_family_csv(&b);
+    bench_summary_measured(&b, "bandwidth_pairs.vec.dsmem_tbps", 2.2, "xchg_vec_dsmem");
+    bench_summary_measured(&b, "bandwidth_pairs.vec.gmem_tbps", 1.8, "xchg_vec_gmem");
+    bench_summary_measured(&b, "bandwidth_pairs.vec.dsmem_over_gmem", 2.2 / 1.8, "xchg_vec_dsmem xchg_vec_gmem");
+    assert_true(bench_kernel_ok(&b, "xchg_vec_gmem"));
+    /* the failure comes after the numbers were recorded, and names the kernel only in its text */
+    bench_fail(&b, "xchg_vec_gmem, neighbour, clusters of 2: CTA 0, word 3: got 0x1, want 0x2");
+    assert_false(bench_kernel_ok(&b, "xchg_vec_gmem"));
+    assert_true(bench_kernel_ok(&b, "xchg_vec_dsmem"));
+    bench_finish_family(&b);
+    assert_true(isfinite(b.numbers[0].value));
+    assert_false(isfinite(b.numbers[1].value));
+    assert_false(isfinite(b.numbers[2].value));
+    assert_non_null(strstr(b.numbers[2].why, "xchg_vec_gmem"));
+    char path[600], buf[4096];
+    snprintf(path, sizeof path, "%s/t.csv", b.run_dir);
+    read_file(path, buf, sizeof buf);
+    assert_non_null(strstr(buf, ",dsmem,xchg_vec_dsmem,128,cudaSuccess,7,1.5000,2.2000\n"));
+    assert_non_null(strstr(buf, ",gmem,xchg_vec_gmem,128,failed,failed,failed,failed\n"));
+    assert_null(strstr(buf, "1.9000"));
+    int audited = 0;
+    assert_int_equal(csv_audit_file(path, b.failed_kernels.s, stderr, &audited), 0);
+    assert_int_equal(audited, 1);
+    text_free(&b.failed_kernels);
+    text_free(&b.failure_log);
+    text_free(&b.csv_paths);
+}
+
+static void test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_expected_failure(void **state)
+{
+    (void)state;
+    static bench b;
+    memset(&b, 0, sizeof b);
+    b.run_dir = temp_dir();
+    write_family_csv(&b);
+    char path[600];
+    snprintf(path, sizeof path, "%s/t.csv", b.run_dir);
+    int audited = 0;
+    assert_int_equal(csv_audit_file(path, " xchg_vec_gmem ", stderr, &audited), 1); /* its 128-thread row */
+    assert_int_equal(csv_audit_file(path, " ring_global ", stderr, &audited), 0);
+    snprintf(path, sizeof path, "%s/failed_kernels.txt", b.run_dir);
+    FILE *f = fopen(path, "w");
+    fputs("xchg_vec_dsmem ch06.xchg_vec ch06/xchg_vec.cu\n", f);
+    fclose(f);
+    assert_int_equal(audit_run(b.run_dir, "xchg_vec_dsmem"), 1);  /* its row still has numbers */
+    assert_int_equal(audit_run(b.run_dir, "xchg_vec_gmem"), 1);   /* and gmem was not named */
+    text_free(&b.csv_paths);
+}
+
+static void test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run(void **state)
+{
+    (void)state;
+    const char *dir = temp_dir();
+#define ROW(r, e) {{.key = "bandwidth_pairs.ring.dsmem_over_gmem", .value = r}, {.key = "dsmem_exchange_tbps_best", .value = e}}
+    bench_number a[] = ROW(1.5, 5.0), b[] = ROW(NAN, 5.0), d[] = ROW(0.001, 1e-6);
+#undef ROW
+    char pa[256], pb[256], pd[256];
+    snprintf(pa, sizeof pa, "%s", write_summary(dir, "a.json", a, 2));
+    snprintf(pb, sizeof pb, "%s", write_summary(dir, "b.json", b, 2));
+    assert_int_equal(compare_runs(pa, pb, 3.0, 0), 1);
+    /* a dry run with other values but every headline measured: nothing to judge */
+    snprintf(pd, sizeof pd, "%s", write_summary(dir, "d.json", d, 2));
+    char buf[8192];
+    read_file(pd, buf, sizeof buf);
+    char *p = strstr(buf, "\"dry_run\": false");
+    assert_non_null(p);
+    memcpy(p, "\"dry_run\": true ", strlen("\"dry_run\": true "));
+    FILE *f = fopen(pd, "w");
+    fputs(buf, f);
+    fclose(f);
+    assert_true(summary_is_dry_run(pd));
+    assert_int_equal(compare_runs(pd, pa, 3.0, 0), 0);
+    assert_int_equal(compare_runs(pd, pb, 3.0, 0), 1); /* the reference did not measure one */
+}
+
+/* Chapter 7: each profiled launch of bulk_stream / mcast_stream is named from the family's launch log, and
+ * multicast's L2 reads are judged against 1/n of per-CTA loading. */
+static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_cluster(void **state)
+{
+    (void)state;
+    const char *dir = temp_dir();
+    char path[300];
+    snprintf(path, sizeof path, "%s/ch07-launches.csv", dir);
+    FILE *f = fopen(path, "w");
+    fputs("gpu,sm_clock_mhz,date,commit,kernel,mode,data,cluster\n"
+          "h200,1980,d,c,bulk_stream,per-CTA,L2,2\n"
+          "h200,1980,d,c,bulk_stream,per-CTA,L2,2\n"
+          "h200,1980,d,c,mcast_stream,multicast,L2,2\n"
+          "h200,1980,d,c,mcast_stream,multicast,L2,2\n"
+          "h200,1980,d,c,bulk_stream,per-CTA,L2,4\n"
+          "h200,1980,d,c,mcast_stream,multicast,L2,4\n",
+          f);
+    fclose(f);
+    snprintf(path, sizeof path, "%s/ch07.csv", dir);
+    f = fopen(path, "w");
+    fputs("\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+          "\"0\",\"bulk_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"1,000,000\"\n"
+          "\"1\",\"bulk_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"1,000,000\"\n"
+          "\"2\",\"mcast_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"502,000\"\n"
+          "\"3\",\"mcast_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"498,000\"\n"
+          "\"4\",\"bulk_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"1,000,000\"\n"
+          "\"5\",\"mcast_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"300,000\"\n",
+          f);
+    fclose(f);
+    char ncu_csv[300];
+    snprintf(ncu_csv, sizeof ncu_csv, "%s/ncu.csv", dir);   /* the seed's counters are missing: one failure */
+    static bench b;
+    memset(&b, 0, sizeof b);
+    b.run_dir = dir;
+    b.family = "ncu";
+    ncu_import(&b, ncu_csv);
+    assert_int_equal(b.failures, 1);
+    double c2 = 0, c4 = 0;
+    for (int i = 0; i < b.number_count; ++i) {
+        if (strcmp(b.numbers[i].key, "ncu_multicast.l2.l2_read_ratio_times_n.c2") == 0)
+            c2 = b.numbers[i].value;
+        if (strcmp(b.numbers[i].key, "ncu_multicast.l2.l2_read_ratio_times_n.c4") == 0)
+            c4 = b.numbers[i].value;
+    }
+    assert_true(fabs(c2 - 1.0) < 1e-9);   /* (502 + 498) / 2 / 1000 x 2 */
+    assert_true(fabs(c4 - 1.2) < 1e-9);
+    assert_non_null(strstr(b.report.s, "within 5 % of 1/n of per-CTA loading in 1 of 2 configurations"));
+    text_free(&b.report);
+    text_free(&b.failure_log);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_stats_median_min_max_of_random_samples_leaves_them_in_order),
     cmocka_unit_test(test_summary_dotted_keys_nest_and_read_back_as_written),
@@ -196,6 +383,11 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_compare_passes_within_tolerance_and_fails_beyond_or_on_a_missing_headline),
     cmocka_unit_test(test_headline_tables_set_reference_and_seed_beside_each_number_headlines_first),
     cmocka_unit_test(test_ncu_import_reads_units_separators_and_counts_missing_counters),
+    cmocka_unit_test(test_summary_writes_null_with_its_reason_texts_and_failed_kernels_with_their_exercise),
+    cmocka_unit_test(test_a_kernel_that_fails_once_keeps_no_number_in_summary_or_csv),
+    cmocka_unit_test(test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_expected_failure),
+    cmocka_unit_test(test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run),
+    cmocka_unit_test(test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_cluster),
 };
 
 DSM_TEST_MAIN(tests)

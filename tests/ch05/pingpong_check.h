@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "dsm_host.h"
 #include "dsm_emu_control.h"
 #include "support/test_support.h"
@@ -20,11 +21,20 @@ typedef struct pp_launch {
     int stale_slots; /* 1: each slot starts with the first token its owner will receive */
 } pp_launch;
 
-/* What the launch did, in its busiest cluster: the emulator's counts of
- * completed barrier phases (zero on a GPU). */
+enum { PP_MAX_CTAS = 8 }; /* the tests launch at most 4 clusters of 2 */
+
+/* What the launch did, as the emulator counted it (zeros on a GPU): in its
+ * busiest cluster, the completed barrier phases; per CTA, the mechanism
+ * counters (dsm_emu_control.h) and its use of the global slots. */
 typedef struct pp_outcome {
     uint32_t cluster_barrier_phases; /* barrier.cluster phases */
     uint32_t mbarrier_phases;        /* phases of all its mbarriers together */
+    int counted;                     /* 1 on the emulator: the fields below are filled */
+    uint32_t ctas;
+    dsm_emu_counts cta[PP_MAX_CTAS];
+    dsm_emu_gmem_use slots[PP_MAX_CTAS]; /* how CTA b used the slots buffer */
+    uint32_t slot_after[PP_MAX_CTAS];    /* what the slots held after the launch */
+    uint32_t want_last[PP_MAX_CTAS];     /* the last token CTA b received */
 } pp_outcome;
 
 /* The value CTA `rank` must receive in its receipt i: hop 2i (rank 1) or 2i + 1 (rank 0). */
@@ -92,7 +102,18 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
                  "report: %s (above); repeat with DSM_SEED=%u",
                  l->name, l->clusters, l->threads, l->rounds, dsm_error_name(err),
                  dsm_report_kind_name(dsm_emu_last_report()->kind), (unsigned)test_seed());
-    pp_outcome out = {dsm_emu_last_cluster_barrier_phases(), dsm_emu_last_mbarrier_phases()};
+    pp_outcome out;
+    memset(&out, 0, sizeof out);
+    out.cluster_barrier_phases = dsm_emu_last_cluster_barrier_phases();
+    out.mbarrier_phases = dsm_emu_last_mbarrier_phases();
+    out.ctas = ctas;
+    assert_true(ctas <= PP_MAX_CTAS);
+    out.counted = test_on_emulator();
+    for (uint32_t b = 0; out.counted && b < ctas; ++b) {
+        out.counted = dsm_emu_last_counts(b, &out.cta[b]) && dsm_emu_last_gmem_use(b, d_slots, &out.slots[b]);
+        out.want_last[b] = pp_expected(first[b / 2u], b % 2u, l->rounds - 1u);
+    }
+    pp_expect_success(dsm_memcpy_to_host(out.slot_after, d_slots, ctas * sizeof *d_slots), "copy back", l->name);
 
     pp_expect_success(dsm_memcpy_to_host(last, d_last, ctas * sizeof *last), "copy back", l->name);
     pp_expect_success(dsm_memcpy_to_host(cycles, d_cycles, ctas * sizeof *cycles), "copy back", l->name);
@@ -171,6 +192,116 @@ static inline void pp_expect_no_cluster_barrier_per_hop(pp_launch l)
         fail_msg("%s: %u cluster-barrier phases for %u round trips, %u for %u: the hop loop must not use a "
                  "cluster barrier (dsm_cluster_sync / arrive / wait) in any hop",
                  l.name, few, l.rounds / 2u, more, l.rounds);
+}
+
+/* ---- the mechanism a kernel used (emulator only; pp_outcome.counted) ---- */
+
+/* Flag accesses of CTA counts c: operation op (DSM_FLAG_LOAD/STORE) in space, with semantics sem and
+ * scope; -1 for sem or scope: any. */
+static inline uint32_t pp_flags(const dsm_emu_counts *c, int op, int sem, int scope, int space)
+{
+    uint32_t n = 0;
+    for (int m = 0; m < DSM_FLAG_SEM_COUNT; ++m)
+        for (int k = 0; k < DSM_FLAG_SCOPE_COUNT; ++k)
+            if ((sem < 0 || sem == m) && (scope < 0 || scope == k))
+                n += c->flags[op][m][k][space];
+    return n;
+}
+
+/* PTX-like names, for failure messages. */
+static inline const char *pp_flag_name(int op, int sem, int scope)
+{
+    static const char *const names[2][2][3] = {
+        {{"ld.relaxed.cluster", "ld.relaxed.gpu", "volatile load"}, {"ld.acquire.cluster", "ld.acquire.gpu", "?"}},
+        {{"st.relaxed.cluster", "st.relaxed.gpu", "volatile store"}, {"st.release.cluster", "st.release.gpu", "?"}}};
+    return names[op][sem][scope];
+}
+
+/* Fails unless every CTA of the launch carried its `rounds` tokens as the contract of a flag kernel
+ * says: stores of exactly the kind sem/scope into the peer's mailbox (in `space_peer`:
+ * DSM_FLAG_PEER_SMEM or DSM_FLAG_GLOBAL), at least one per token, and polls of its own mailbox
+ * (`space_own`) with loads of the matching kind only. In global memory each CTA may write the initial
+ * value of its own slot with any one store. */
+static inline void pp_expect_flag_kind(const pp_launch *l, const pp_outcome *o, int sem, int scope, int space_peer,
+                                       int space_own)
+{
+    if (!o->counted)
+        return;
+    int other_sem = sem == DSM_FLAG_RELAXED ? DSM_FLAG_STRONG : DSM_FLAG_RELAXED;
+    for (uint32_t b = 0; b < o->ctas; ++b) {
+        const dsm_emu_counts *c = &o->cta[b];
+        uint32_t right_st = c->flags[DSM_FLAG_STORE][sem][scope][space_peer];
+        uint32_t all_st = pp_flags(c, DSM_FLAG_STORE, -1, -1, space_peer);
+        uint32_t right_ld = c->flags[DSM_FLAG_LOAD][sem][scope][space_own];
+        uint32_t all_ld = pp_flags(c, DSM_FLAG_LOAD, -1, -1, space_own);
+        uint32_t slack = space_peer == DSM_FLAG_GLOBAL; /* the initial value of its own slot */
+        if (right_st < l->rounds || all_st - right_st > slack)
+            fail_msg("%s: CTA %u sent %u tokens with %u %s stores into the peer's mailbox and %u flag stores of "
+                     "another kind (%u %s, %u at another scope or volatile): the contract says %s for every token; "
+                     "repeat with DSM_SEED=%u",
+                     l->name, b, l->rounds, right_st, pp_flag_name(1, sem, scope), all_st - right_st,
+                     pp_flags(c, DSM_FLAG_STORE, other_sem, scope, space_peer), pp_flag_name(1, other_sem, scope),
+                     all_st - right_st - pp_flags(c, DSM_FLAG_STORE, other_sem, scope, space_peer),
+                     pp_flag_name(1, sem, scope), (unsigned)test_seed());
+        if (right_ld < l->rounds || all_ld != right_ld)
+            fail_msg("%s: CTA %u polled its own mailbox with %u %s loads and %u flag loads of another kind "
+                     "(%u %s, %u at another scope or volatile) for %u tokens: the contract says it polls with %s "
+                     "only; repeat with DSM_SEED=%u",
+                     l->name, b, right_ld, pp_flag_name(0, sem, scope), all_ld - right_ld,
+                     pp_flags(c, DSM_FLAG_LOAD, other_sem, scope, space_own), pp_flag_name(0, other_sem, scope),
+                     all_ld - right_ld - pp_flags(c, DSM_FLAG_LOAD, other_sem, scope, space_own), l->rounds,
+                     pp_flag_name(0, sem, scope), (unsigned)test_seed());
+    }
+}
+
+/* Fails unless no CTA touched a peer's shared memory (a global-memory twin must not signal through
+ * DSMEM) or kept a flag in its own shared memory. */
+static inline void pp_expect_no_dsmem(const pp_launch *l, const pp_outcome *o)
+{
+    if (!o->counted)
+        return;
+    for (uint32_t b = 0; b < o->ctas; ++b) {
+        const dsm_emu_counts *c = &o->cta[b];
+        uint32_t peer_flags = pp_flags(c, DSM_FLAG_LOAD, -1, -1, DSM_FLAG_PEER_SMEM) +
+                              pp_flags(c, DSM_FLAG_STORE, -1, -1, DSM_FLAG_PEER_SMEM);
+        uint32_t own_flags = pp_flags(c, DSM_FLAG_LOAD, -1, -1, DSM_FLAG_OWN_SMEM) +
+                             pp_flags(c, DSM_FLAG_STORE, -1, -1, DSM_FLAG_OWN_SMEM);
+        if (c->dsmem_ld_ops || c->dsmem_st_ops || c->dsmem_atom_ops || c->async_out_bytes || peer_flags ||
+            c->mbarrier_remote_arrives || own_flags)
+            fail_msg("%s: CTA %u used shared memory to signal (%llu loads and %llu stores in a peer's shared "
+                     "memory, %llu st.async bytes, %u remote arrives, %u flag accesses in a peer's and %u in its "
+                     "own shared memory): this is the global-memory twin, every token goes through the slots "
+                     "in global memory; repeat with DSM_SEED=%u",
+                     l->name, b, (unsigned long long)c->dsmem_ld_ops, (unsigned long long)c->dsmem_st_ops,
+                     (unsigned long long)c->async_out_bytes, c->mbarrier_remote_arrives, peer_flags, own_flags,
+                     (unsigned)test_seed());
+    }
+}
+
+/* Fails unless each CTA's slot (slots[2 * c + rank]) holds, after the launch, the last token it
+ * received: the tokens went through `slots`, not some other memory. */
+static inline void pp_expect_tokens_in_slots(const pp_launch *l, const pp_outcome *o)
+{
+    for (uint32_t b = 0; b < o->ctas; ++b)
+        if (o->slot_after[b] != o->want_last[b])
+            fail_msg("%s: after the launch slots[%u] holds %u, not %u, the last token CTA %u received: the "
+                     "peer stores every token into slots[2 * c + rank] of the receiver; repeat with DSM_SEED=%u",
+                     l->name, b, o->slot_after[b], o->want_last[b], b, (unsigned)test_seed());
+}
+
+/* Fails unless every thread of every CTA waited at a cluster barrier at least `waits` times (a
+ * barrier that only thread 0 reaches is a barrier the other threads skipped). */
+static inline void pp_expect_every_thread_waits(const pp_launch *l, const pp_outcome *o, uint32_t waits)
+{
+    if (!o->counted)
+        return;
+    for (uint32_t b = 0; b < o->ctas; ++b)
+        if (o->cta[b].cluster_waits_min < waits)
+            fail_msg("%s: with %u threads per CTA, a thread of CTA %u waited at %u cluster barriers and another at "
+                     "%u, in %u round trips: every thread of both CTAs meets at the barrier of every hop (%u); "
+                     "repeat with DSM_SEED=%u",
+                     l->name, l->threads, b, o->cta[b].cluster_waits_min, o->cta[b].cluster_waits_max, l->rounds,
+                     waits, (unsigned)test_seed());
 }
 
 #endif

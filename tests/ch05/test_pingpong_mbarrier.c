@@ -58,12 +58,63 @@ static void test_pingpong_mbarrier_uses_no_cluster_barrier_inside_the_hop_loop(v
     pp_expect_no_cluster_barrier_per_hop(s);
 }
 
+/* Remote arrive: per token one store into the peer's shared memory and one remote arrive on the
+ * peer's mbarrier; no st.async. Each CTA's own mbarrier completes one phase per receipt. */
+static void test_pingpong_mbarrier_remote_arrive_sends_a_store_and_an_arrive_per_token(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    pp_launch l = pp_random_launch("pp_mbar_arrive", DSM_KERNEL(pp_mbar_arrive), 0);
+    pp_outcome o = pp_run_and_check(&l);
+    for (uint32_t b = 0; b < o.ctas; ++b) {
+        const dsm_emu_counts *c = &o.cta[b];
+        if (c->dsmem_st_ops < l.rounds || c->mbarrier_remote_arrives != l.rounds || c->async_out_bytes)
+            fail_msg("pp_mbar_arrive: CTA %u sent %u tokens with %llu stores into the peer's shared memory, %u "
+                     "remote arrives and %llu st.async bytes: every token is a remote store followed by one "
+                     "remote arrive on the peer's full mbarrier; repeat with DSM_SEED=%u",
+                     b, l.rounds, (unsigned long long)c->dsmem_st_ops, c->mbarrier_remote_arrives,
+                     (unsigned long long)c->async_out_bytes, (unsigned)test_seed());
+        if (c->mbarrier_phases != l.rounds)
+            fail_msg("pp_mbar_arrive: the mbarriers of CTA %u completed %u phases for its %u receipts: one phase "
+                     "of its full mbarrier per receipt; repeat with DSM_SEED=%u",
+                     b, c->mbarrier_phases, l.rounds, (unsigned)test_seed());
+    }
+}
+
+/* st.async: per token one 4-byte st.async into the peer, and nothing else crosses (no separate
+ * store of the token, no remote arrive). */
+static void test_pingpong_mbarrier_st_async_carries_each_token_in_one_st_async(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    pp_launch l = pp_random_launch("pp_mbar_st_async", DSM_KERNEL(pp_mbar_st_async), 0);
+    pp_outcome o = pp_run_and_check(&l);
+    for (uint32_t b = 0; b < o.ctas; ++b) {
+        const dsm_emu_counts *c = &o.cta[b];
+        if (c->async_out_bytes != 4ull * l.rounds || c->async_in_bytes != 4ull * l.rounds || c->dsmem_st_ops ||
+            c->mbarrier_remote_arrives)
+            fail_msg("pp_mbar_st_async: CTA %u sent %u tokens with %llu st.async bytes (and received %llu), %llu "
+                     "other stores into the peer's shared memory and %u remote arrives: each token is one 4-byte "
+                     "st.async that completes on the peer's mbarrier, nothing else; repeat with DSM_SEED=%u",
+                     b, l.rounds, (unsigned long long)c->async_out_bytes, (unsigned long long)c->async_in_bytes,
+                     (unsigned long long)c->dsmem_st_ops, c->mbarrier_remote_arrives, (unsigned)test_seed());
+        if (c->mbarrier_phases != l.rounds)
+            fail_msg("pp_mbar_st_async: the mbarriers of CTA %u completed %u phases for its %u receipts: one "
+                     "phase of its full mbarrier per receipt; repeat with DSM_SEED=%u",
+                     b, c->mbarrier_phases, l.rounds, (unsigned)test_seed());
+    }
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pingpong_mbarrier_remote_arrive_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_mbarrier_st_async_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_mbarrier_both_run_without_a_trace_and_with_one_thread),
     cmocka_unit_test(test_pingpong_mbarrier_completes_one_mbarrier_phase_per_receipt),
     cmocka_unit_test(test_pingpong_mbarrier_uses_no_cluster_barrier_inside_the_hop_loop),
+    cmocka_unit_test(test_pingpong_mbarrier_remote_arrive_sends_a_store_and_an_arrive_per_token),
+    cmocka_unit_test(test_pingpong_mbarrier_st_async_carries_each_token_in_one_st_async),
 };
 
 DSM_TEST_MAIN(tests)

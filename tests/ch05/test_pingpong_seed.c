@@ -63,12 +63,93 @@ static void test_pingpong_seed_uses_a_cluster_barrier_on_every_hop(void **state)
     }
 }
 
+/* A launch for the mechanism checks: random shape, at least two threads per CTA (so that a
+ * barrier only thread 0 reaches shows), under the default schedules. */
+static pp_outcome run_counted(pp_launch *l)
+{
+    l->threads = 2u + test_random_below(95);
+    return pp_run_and_check(l);
+}
+
+/* The DSMEM path moves the token: each CTA stores one token per round trip into the peer's shared
+ * memory, reads its own mailbox once per receipt, and touches no global slot. A kernel that computes
+ * the tokens (first[c] + hop) delivers the right values without a single hop. */
+static void test_pingpong_seed_dsmem_every_hop_is_a_remote_store_and_a_local_load(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    pp_launch l = pp_random_launch("pp_seed_dsmem", DSM_KERNEL(pp_seed_dsmem), 0);
+    pp_outcome o = run_counted(&l);
+    for (uint32_t b = 0; b < o.ctas; ++b) {
+        const dsm_emu_counts *c = &o.cta[b];
+        if (c->dsmem_st_ops < l.rounds || c->smem_ld_ops < l.rounds)
+            fail_msg("pp_seed_dsmem: CTA %u made %llu stores into its peer's shared memory and %llu loads of its "
+                     "own in %u round trips: every token is stored into the receiver's mailbox by the sender "
+                     "and read from it by the receiver (at least %u of each); repeat with DSM_SEED=%u",
+                     b, (unsigned long long)c->dsmem_st_ops, (unsigned long long)c->smem_ld_ops, l.rounds,
+                     l.rounds, (unsigned)test_seed());
+        if (o.slots[b].st_bytes || o.slots[b].ld_bytes)
+            fail_msg("pp_seed_dsmem: CTA %u used the global slots (%llu bytes read, %llu written): the DSMEM path "
+                     "passes the token through shared memory only", b, (unsigned long long)o.slots[b].ld_bytes,
+                     (unsigned long long)o.slots[b].st_bytes);
+    }
+}
+
+/* The global path as published: per token one store into the receiver's slot, a __threadfence after
+ * it, and a load of the receiver's own slot; no DSMEM. */
+static void test_pingpong_seed_global_every_hop_is_a_store_a_fence_and_a_load_of_the_slots(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    pp_launch l = pp_random_launch("pp_seed_global", DSM_KERNEL(pp_seed_global), 1);
+    pp_outcome o = run_counted(&l);
+    pp_expect_no_dsmem(&l, &o);
+    for (uint32_t b = 0; b < o.ctas; ++b) {
+        const dsm_emu_gmem_use *u = &o.slots[b];
+        size_t mine = 4u * b, peer = 4u * (b ^ 1u);
+        if (u->st_bytes < 4ull * l.rounds || u->st_lo != peer || u->st_hi != peer + 4u)
+            fail_msg("pp_seed_global: CTA %u wrote %llu bytes of the slots, bytes [%zu, %zu), in %u round trips: "
+                     "the sender stores every token into the receiver's slot, slots[%u] (bytes [%zu, %zu)); "
+                     "repeat with DSM_SEED=%u",
+                     b, (unsigned long long)u->st_bytes, u->st_lo, u->st_hi, l.rounds, b ^ 1u, peer, peer + 4u,
+                     (unsigned)test_seed());
+        if (u->ld_bytes < 4ull * l.rounds || u->ld_lo != mine || u->ld_hi != mine + 4u)
+            fail_msg("pp_seed_global: CTA %u read %llu bytes of the slots, bytes [%zu, %zu), in %u round trips: "
+                     "the receiver loads every token from its own slot, slots[%u]; repeat with DSM_SEED=%u",
+                     b, (unsigned long long)u->ld_bytes, u->ld_lo, u->ld_hi, l.rounds, b, (unsigned)test_seed());
+        if (o.cta[b].fences < l.rounds)
+            fail_msg("pp_seed_global: CTA %u sent %u tokens and fenced %u times: the deep dive's kernel makes "
+                     "every store visible with __threadfence() before the barrier; repeat with DSM_SEED=%u",
+                     b, l.rounds, o.cta[b].fences, (unsigned)test_seed());
+    }
+}
+
+/* cluster.sync() is for every thread of the cluster: threads that leave early make a barrier that
+ * waits for nobody, and the benchmark would time something else than the deep dive's kernel. */
+static void test_pingpong_seed_every_thread_meets_at_every_hop(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    pp_launch d = pp_random_launch("pp_seed_dsmem", DSM_KERNEL(pp_seed_dsmem), 0);
+    pp_outcome o = run_counted(&d);
+    pp_expect_every_thread_waits(&d, &o, 2u * d.rounds);
+    pp_launch g = pp_random_launch("pp_seed_global", DSM_KERNEL(pp_seed_global), 1);
+    o = run_counted(&g);
+    pp_expect_every_thread_waits(&g, &o, 2u * g.rounds);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pingpong_seed_dsmem_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_seed_global_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_seed_both_paths_run_without_a_trace),
     cmocka_unit_test(test_pingpong_seed_works_with_one_thread_and_with_many),
     cmocka_unit_test(test_pingpong_seed_uses_a_cluster_barrier_on_every_hop),
+    cmocka_unit_test(test_pingpong_seed_dsmem_every_hop_is_a_remote_store_and_a_local_load),
+    cmocka_unit_test(test_pingpong_seed_global_every_hop_is_a_store_a_fence_and_a_load_of_the_slots),
+    cmocka_unit_test(test_pingpong_seed_every_thread_meets_at_every_hop),
 };
 
 DSM_TEST_MAIN(tests)

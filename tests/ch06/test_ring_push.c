@@ -12,8 +12,30 @@ static size_t smem_bytes(int chunk_bytes, int stages)
     return (size_t)(stages + 1) * (size_t)chunk_bytes + 128 * (size_t)stages;
 }
 
+/* On the emulator: every chunk left its sender through the copy engine and
+ * landed in its receiver's shared memory (bulk copies, not thread stores into
+ * the peer), and each CTA read its slots from its own shared memory. */
+static void check_the_copies(size_t blocks, int chunk_bytes, int nchunks)
+{
+    uint64_t want = (uint64_t)chunk_bytes * (uint64_t)nchunks;
+    for (uint32_t b = 0; b < blocks; ++b) {
+        dsm_emu_counts c;
+        assert_true(dsm_emu_last_counts(b, &c));
+        if (c.async_out_bytes != want || c.async_in_bytes != want)
+            fail_msg("ring_push, %d chunks of %d B: CTA %u sent %llu and received %llu bytes by bulk copy, %llu each "
+                     "expected: every chunk goes out through cp.async.bulk exactly once", nchunks, chunk_bytes, b,
+                     (unsigned long long)c.async_out_bytes, (unsigned long long)c.async_in_bytes,
+                     (unsigned long long)want);
+        if (c.dsmem_st_bytes != 0 || c.dsmem_ld_bytes != 0)
+            fail_msg("ring_push: CTA %u stored %llu and loaded %llu bytes of a peer's shared memory with threads: the "
+                     "copy engine moves the chunks, the consumers read their own ring", b,
+                     (unsigned long long)c.dsmem_st_bytes, (unsigned long long)c.dsmem_ld_bytes);
+    }
+}
+
 /* Runs ring_push and checks every word of every CTA's weighted sum against the
- * CPU. Returns the emulator's count of cluster-barrier phases (0 on a GPU). */
+ * CPU, and on the emulator the copies. Returns the emulator's count of
+ * cluster-barrier phases (0 on a GPU). */
 static unsigned run_ring(int n, int clusters, int chunk_bytes, int stages, int nchunks, int threads)
 {
     size_t blocks = (size_t)n * (size_t)clusters;
@@ -62,6 +84,8 @@ static unsigned run_ring(int n, int clusters, int chunk_bytes, int stages, int n
             break;
         }
     assert_u32_array_equal(expected, host_out, blocks * chunk_words);
+    if (test_on_emulator())
+        check_the_copies(blocks, chunk_bytes, nchunks);
     dsm_free(in);
     dsm_free(out);
     free(host_in);

@@ -33,9 +33,55 @@ static void reference(uint32_t *tiles, size_t blocks, int n, const int *table, s
     free(next);
 }
 
+/* On the emulator: the mechanism the exercise teaches. Every CTA fetched, in
+ * every exchange, at least the chunks that come from other CTAs, in 16-byte
+ * accesses: DSMEM loads on the DSMEM path; on the global path its whole tile
+ * out to scratch and the chunks back from scratch, every global access 16
+ * bytes wide but the pattern table's n 4-byte entries. */
+static void check_the_mechanism(int gmem, const int *table, int n, size_t blocks, int tile_bytes, int iters,
+                                const void *scratch)
+{
+    uint64_t chunk = (uint64_t)tile_bytes / (uint64_t)n, tile = (uint64_t)tile_bytes * (uint64_t)iters;
+    for (uint32_t b = 0; b < blocks; ++b) {
+        dsm_emu_counts c;
+        assert_true(dsm_emu_last_counts(b, &c));
+        int r = (int)(b % (uint32_t)n);
+        uint64_t remote = 0;
+        for (int j = 0; j < n; ++j)
+            remote += table[r * n + j] != r ? chunk : 0;
+        remote *= (uint64_t)iters;
+        const char *path = gmem ? "xchg_vec_gmem" : "xchg_vec_dsmem";
+        if (!gmem) {
+            if (c.dsmem_ld_bytes < remote || c.dsmem_ld_bytes > tile)
+                fail_msg("%s, %d exchanges: CTA %u read %llu bytes of its peers' tiles, %llu to %llu expected",
+                         path, iters, b, (unsigned long long)c.dsmem_ld_bytes, (unsigned long long)remote,
+                         (unsigned long long)tile);
+            if (c.dsmem_ld_bytes != 16 * c.dsmem_ld_ops)
+                fail_msg("%s: CTA %u read %llu bytes of DSMEM in %llu loads: one 16-byte load per unit "
+                         "(dsm_ld_shared_cluster_v4_u32), not several narrower ones", path, b,
+                         (unsigned long long)c.dsmem_ld_bytes, (unsigned long long)c.dsmem_ld_ops);
+        } else {
+            dsm_emu_gmem_use u;
+            assert_true(dsm_emu_last_gmem_use(b, scratch, &u));
+            if (u.st_bytes != tile || u.ld_bytes < remote || u.ld_bytes > tile)
+                fail_msg("%s, %d exchanges: CTA %u wrote %llu and read %llu bytes of scratch: its whole tile out "
+                         "(%llu) and %llu to %llu bytes back expected", path, iters, b,
+                         (unsigned long long)u.st_bytes, (unsigned long long)u.ld_bytes, (unsigned long long)tile,
+                         (unsigned long long)remote, (unsigned long long)tile);
+            uint64_t table_bytes = 4 * (uint64_t)n, table_ops = (uint64_t)n;
+            if (c.gmem_st_bytes != 16 * c.gmem_st_ops || c.gmem_ld_ops < table_ops ||
+                c.gmem_ld_bytes - table_bytes != 16 * (c.gmem_ld_ops - table_ops))
+                fail_msg("%s: CTA %u moved %llu bytes of global memory in %llu loads and %llu bytes in %llu stores: "
+                         "16-byte (uint4) accesses expected", path, b, (unsigned long long)c.gmem_ld_bytes,
+                         (unsigned long long)c.gmem_ld_ops, (unsigned long long)c.gmem_st_bytes,
+                         (unsigned long long)c.gmem_st_ops);
+        }
+    }
+}
+
 /* Runs one path and checks every word of every tile; fails with the
- * configuration on any difference. Returns the emulator's count of cluster
- * barrier phases (0 on a GPU). */
+ * configuration on any difference, and on the emulator checks the mechanism.
+ * Returns the emulator's count of cluster barrier phases (0 on a GPU). */
 static unsigned run_exchange(int gmem, enum pattern p, int n, int clusters, int tile_bytes, int threads, int iters)
 {
     size_t blocks = (size_t)n * (size_t)clusters, words = blocks * (size_t)tile_bytes / 4;
@@ -82,6 +128,8 @@ static unsigned run_exchange(int gmem, enum pattern p, int n, int clusters, int 
             break;
         }
     assert_u32_array_equal(expected, host_out, words);
+    if (test_on_emulator())
+        check_the_mechanism(gmem, table, n, blocks, tile_bytes, iters, scratch);
     dsm_free(in);
     dsm_free(out);
     dsm_free(scratch);

@@ -40,13 +40,14 @@ static void test_counters_count_dsmem_bytes_and_the_access_width(void **state)
             assert_int_equal(k.dsmem_ld_bytes, TILE * 4);
             assert_int_equal(k.dsmem_ld_ops, vec ? TILE / 4 : TILE);
             assert_int_equal(k.dsmem_st_bytes, 0);
-            assert_int_equal(k.smem_st_bytes, TILE * 4);
-            assert_int_equal(k.smem_st_ops, TILE);
+            assert_int_equal(k.smem_st_bytes, TILE * 4 + 4); /* the tile and `seen` */
+            assert_int_equal(k.smem_st_ops, TILE + 1);
             assert_int_equal(k.smem_ld_bytes, 0);
             assert_int_equal(k.gmem_ld_bytes, TILE * 4);
             assert_int_equal(k.gmem_st_bytes, TILE * 4);
             assert_int_equal(k.gmem_st_ops, vec ? TILE / 4 : TILE);
             assert_int_equal(k.gmem_atom_ops, 1);
+            assert_int_equal(k.smem_atom_ops, 1);
         }
         free3(in, out, hits);
     }

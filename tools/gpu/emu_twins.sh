@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # emu_twins.sh: what an H200 does with the emulator's buggy test twins (wrong counts, stale reads, error 719,
 # hangs, compute-sanitizer findings), next to their fixed twins; one text file per case under OUTDIR.
-# Usage: tools/gpu/emu_twins.sh OUTDIR   (a Hopper GPU and nvcc; about 3 minutes)
+# Usage: tools/gpu/emu_twins.sh OUTDIR   (a Hopper GPU and nvcc; about 5 minutes)
 # The same driver linked with the emulator (EMU=1) prints the emulator's report kind for each case instead.
 set -uo pipefail
 out=${1:?usage: emu_twins.sh OUTDIR}
@@ -15,7 +15,7 @@ if [ ! -f /usr/include/cmocka.h ] && ls .deps/*.deb >/dev/null 2>&1; then
 fi
 b=build/twins
 mkdir -p "$b"
-kernels="plain async_ring flags"
+kernels="plain async_ring flags multicast bulk_global"
 if [ "${EMU:-0}" = 1 ]; then
   export TWINS_REPEATS=${TWINS_REPEATS:-1}
   make --no-print-directory runtime >/dev/null || exit 1
@@ -44,7 +44,7 @@ run() {
   if [ -n "$tool" ]; then
     [ "${EMU:-0}" = 1 ] && return 0
     # one launch is enough for a sanitizer, and keeps the whole script under four minutes
-    TWINS_REPEATS=1 timeout 40 compute-sanitizer --tool "$tool" --print-limit 5 "$b/twins" "$c" > "$f" 2>&1; rc=$?
+    TWINS_SMALL=1 TWINS_REPEATS=1 timeout 40 compute-sanitizer --tool "$tool" --print-limit 5 "$b/twins" "$c" > "$f" 2>&1; rc=$?
   else
     timeout 15 "$b/twins" "$c" > "$f" 2>&1; rc=$?
   fi
@@ -60,11 +60,14 @@ run() {
            uninitialised initialised copy_unguarded copy_guarded read_after_exit read_with_final_barrier \
            store_before_start store_after_barrier warp_handoff_nowait warp_handoff_wait \
            ring_0 ring_1 ring_2 ring_3 ring_4 ring_5 pingpong_release pingpong_relaxed pingpong_wrong_value \
-           flag_handoff_release flag_handoff_relaxed volatile_fenced volatile_unfenced; do
+           flag_handoff_release flag_handoff_relaxed volatile_fenced volatile_unfenced \
+           mcast_0 mcast_1 mcast_2 mcast_3 mcast_4 mcast_5 mcast_6 mcast_7 mcast_8 mcast_9 mcast_10 mcast_11 \
+           load_0 load_1 load_2 load_3 store_0 store_2 store_3 store_5; do
     run "$c"
   done
   # what the sanitizers say about the buggy twins whose bug they can see
-  for c in histogram_plain publish_relaxed warp_handoff_nowait ring_1; do run "$c" racecheck; done
+  for c in histogram_plain publish_relaxed warp_handoff_nowait ring_1 mcast_0 mcast_4 mcast_8; do run "$c" racecheck; done
+  for c in mcast_0 mcast_1 mcast_2 mcast_10 load_1; do run "$c" memcheck; done
   for c in copy_unguarded read_after_exit uninitialised; do run "$c" memcheck; done
   run uninitialised initcheck
 } | tee "$out/SUMMARY.txt"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_h200.sh: what the lead ran on a lent H200, in one script per call: build, test, sanitize, probe, measure; results under $OUT.
-# Usage: [BENCH_COMMIT=<commit>] tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes course bench benchquick benchncu ptx ring buggy
+# Usage: [BENCH_COMMIT=<commit>] tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes residency ptxas course bench benchquick benchncu ptx ring buggy
 # (bench: make bench twice a minute apart + the repeatability check, about 7 min; benchquick, benchncu, ptx: a few minutes each)
 # Needs: nvcc, a Hopper GPU; cmocka from .deps/*.deb when the system has none.
 set -uo pipefail
@@ -32,6 +32,13 @@ for part in "$@"; do
     grep -c MATCH "$out/occupancy_h200.csv"; grep -E "DIFF|ERROR|layout" "$out/occupancy_h200.csv" | head -20
     build/hw/launch_errors_probe > "$out/launch_errors_h200.csv" 2> "$out/launch_errors_probe.err"; echo "launch errors rc=$?"
     cat "$out/launch_errors_h200.csv" | cut -c1-200 ;;
+  residency)
+    # chapter 4: are the clusters cudaOccupancyMaxActiveClusters promises resident together, and do two CTAs of
+    # one cluster ever share an SM? (bench/hw/residency_probe.cu, about 10 s)
+    bash bench/hw/run_residency_probe.sh "$out" ;;
+  ptxas)
+    # chapter 6's claims about registers and loads in flight, from the compiler alone (no GPU needed)
+    bash bench/hw/ptxas_report.sh "$out" | tail -n 30 ;;
   course)
     make -j"$j" runtime-cuda $cm >/dev/null 2>&1
     make grade GPU=1 SRC=solutions $cm 2>&1 | tee "$out/grade_gpu_solutions.txt" | tail -n 30

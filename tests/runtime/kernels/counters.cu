@@ -6,13 +6,17 @@
 /* Each CTA copies its slice of `in` (TILE floats at blockIdx.x * TILE) into
  * shared memory, then, after a cluster barrier, reads its right neighbour's
  * tile through a mapped pointer (vec: as uint4, else as floats) and writes it
- * to out; thread 0 adds 1 to *hits with a global atomic. Two cluster syncs. */
+ * to out; thread 0 adds 1 to *hits with a global atomic and to a __shared__
+ * counter with atomicAdd. Two cluster syncs. */
 __global__ void count_tiles(const float *in, float *out, unsigned *hits, int vec)
 {
     __shared__ __align__(16) float tile[TILE];
+    __shared__ unsigned seen;
     uint32_t rank = dsm_cluster_ctarank(), n = dsm_cluster_nctarank();
     for (int i = (int)threadIdx.x; i < TILE; i += (int)blockDim.x)
         tile[i] = in[blockIdx.x * TILE + i];
+    if (threadIdx.x == 0)
+        seen = 0;
     dsm_cluster_sync();
     const float *right = (const float *)dsm_map_shared_rank(tile, (rank + 1u) % n);
     if (vec) {
@@ -22,8 +26,10 @@ __global__ void count_tiles(const float *in, float *out, unsigned *hits, int vec
         for (int i = (int)threadIdx.x; i < TILE; i += (int)blockDim.x)
             out[blockIdx.x * TILE + i] = right[i];
     }
-    if (threadIdx.x == 0)
+    if (threadIdx.x == 0) {
         atomicAdd(hits, 1u);
+        atomicAdd(&seen, 1u); /* a shared-memory atomic, though through the global-memory built-in */
+    }
     dsm_cluster_sync();
 }
 DSM_KERNEL_ENTRY(count_tiles, const float *, float *, unsigned *, int)

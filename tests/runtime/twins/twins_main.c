@@ -19,6 +19,9 @@ DSM_DECLARE_KERNEL(flag_ping_pong);
 DSM_DECLARE_KERNEL(flag_handoff);
 DSM_DECLARE_KERNEL(mixed_arrive);
 DSM_DECLARE_KERNEL(volatile_handoff);
+DSM_DECLARE_KERNEL(mcast_ring);
+DSM_DECLARE_KERNEL(bulk_load);
+DSM_DECLARE_KERNEL(bulk_store);
 
 #define BINS_PER_CTA 16
 /* launches per case: 20 on a GPU (races show only sometimes), TWINS_REPEATS to change */
@@ -196,6 +199,77 @@ static int ring(int bad)
     return 0;
 }
 
+/* mcast_ring (multicast.cu) with bug `bad` (MC_*: 0 is the fixed twin): clusters of 4 stream chunks of 1 KB
+ * through a 2-slot multicast ring; counts wrong words of the CTAs' weighted sums. */
+static int mcast(int bad)
+{
+    int emu = !strcmp(dsm_backend_name(), "emulator");
+    int n = 4, clusters = emu ? 1 : 32, cw = 256, chunks = emu ? 6 : getenv("TWINS_SMALL") ? 50 : 2000;
+    size_t per = (size_t)chunks * (size_t)cw, blocks = (size_t)n * (size_t)clusters;
+    uint32_t *h = malloc((size_t)clusters * per * 4), *got = malloc(blocks * (size_t)cw * 4);
+    uint32_t *want = calloc(blocks * (size_t)cw, 4);
+    for (size_t i = 0; i < (size_t)clusters * per; i++)
+        h[i] = (uint32_t)(i * 2246822519u + 3266489917u);
+    for (size_t b = 0; b < blocks; b++)
+        for (int c = 0; c < chunks; c++)
+            for (size_t w = 0; w < (size_t)cw; w++)
+                want[b * (size_t)cw + w] += (uint32_t)(c + 1) * h[(b / (size_t)n) * per + (size_t)c * (size_t)cw + w];
+    uint32_t *in = dev((size_t)clusters * per * 4), *out = dev(blocks * (size_t)cw * 4);
+    dsm_memcpy_to_device(in, h, (size_t)clusters * per * 4);
+    void *args[] = {&in, &out, &cw, &chunks, &bad};
+    long wrong = 0;
+    int wrong_runs = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(out, 0, blocks * (size_t)cw * 4);
+        if (launch((unsigned)blocks, 64, (unsigned)n, DSM_KERNEL(mcast_ring), args) != dsmSuccess)
+            return 1;
+        dsm_memcpy_to_host(got, out, blocks * (size_t)cw * 4);
+        long w = 0;
+        for (size_t i = 0; i < blocks * (size_t)cw; i++)
+            w += got[i] != want[i];
+        wrong += w;
+        wrong_runs += w > 0;
+    }
+    printf("result: %d of %d runs had wrong words (%ld of %zu words per run on average)\n", wrong_runs, REPEATS,
+           wrong / REPEATS, blocks * (size_t)cw);
+    return 0;
+}
+
+/* bulk_load / bulk_store (bulk_global.cu) with bug `bad` (0: fixed): 132 CTAs, 256 words each. */
+static int bulk(int store, int bad)
+{
+    int words = 256, blocks = 132;
+    size_t nw = (size_t)blocks * (size_t)words;
+    uint32_t *h = malloc(nw * 4), *got = malloc(nw * 4), *in = dev(nw * 4 + 64), *out = dev(nw * 4),
+             *check = dev((size_t)blocks * 4);
+    for (size_t i = 0; i < nw; i++)
+        h[i] = (uint32_t)(i * 40503u + 17u);
+    int wrong_runs = 0;
+    long wrong = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memcpy_to_device(in, h, nw * 4);
+        dsm_memset(out, 0, nw * 4);
+        dsm_error_t e;
+        if (store) {
+            void *args[] = {&in, &out, &check, &words, &bad};
+            e = launch((unsigned)blocks, 64, 1, DSM_KERNEL(bulk_store), args);
+        } else {
+            void *args[] = {&in, &out, &words, &bad};
+            e = launch((unsigned)blocks, 64, 1, DSM_KERNEL(bulk_load), args);
+        }
+        if (e != dsmSuccess)
+            return 1;
+        dsm_memcpy_to_host(got, out, nw * 4);
+        long w = 0;
+        for (size_t i = 0; i < nw; i++)
+            w += got[i] != (store ? 3u * h[i] + (uint32_t)(i / (size_t)words) : h[i] + 1u);
+        wrong += w;
+        wrong_runs += w > 0;
+    }
+    printf("result: %d of %d runs had wrong words (%ld words in all)\n", wrong_runs, REPEATS, wrong);
+    return 0;
+}
+
 static int ping_pong(int bad)
 {
     uint32_t *out = dev(8), *gflags = dev(8), h[2];
@@ -254,6 +328,9 @@ int main(int argc, char **argv)
     if (!strcmp(c, "warp_handoff_nowait")) return handoff(0);
     if (!strcmp(c, "warp_handoff_wait")) return handoff(1);
     if (!strncmp(c, "ring_", 5)) return ring(atoi(c + 5));
+    if (!strncmp(c, "mcast_", 6)) return mcast(atoi(c + 6));
+    if (!strncmp(c, "load_", 5)) return bulk(0, atoi(c + 5));
+    if (!strncmp(c, "store_", 6)) return bulk(1, atoi(c + 6));
     if (!strcmp(c, "pingpong_relaxed")) return ping_pong(1);
     if (!strcmp(c, "pingpong_release")) return ping_pong(0);
     if (!strcmp(c, "pingpong_wrong_value")) return ping_pong(2);

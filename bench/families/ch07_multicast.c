@@ -1,0 +1,607 @@
+/* ch07_multicast.c: make bench's chapter 7 family: loading what every CTA of a cluster needs per CTA or once per cluster with multicast, delivered and fetched bandwidth per cluster size from L2 and from HBM, and the sweep that finds where multicast wins and where it loses. */
+// bench-kernels: ch07/bulk_stream.cu ch07/mcast_stream.cu ch07/mcast_operand.cu
+/*
+ * What it measures (each configuration checked before it is timed; a wrong result is
+ * bench_fail(), never a number):
+ *   1. stream:  every CTA of a cluster needs every chunk of the cluster's stream.
+ *               "per CTA": bulk_stream, each CTA loads every chunk itself (its own
+ *               ring, local mbarriers); "multicast": mcast_stream, each chunk read once
+ *               per cluster and multicast into every CTA's ring. Both from L2 (the same
+ *               8 MB region for every cluster) and from HBM (a region of its own per
+ *               cluster, 512 MB in all, so that nothing stays in L2), clusters of 1, 2, 4,
+ *               8 and 16, as many clusters as fit, one CTA per SM (8 slots of 16 KB).
+ *               Delivered = bytes landed in shared memory per second; fetched = bytes
+ *               the copies requested from L2 per second (delivered / n for multicast;
+ *               NCU=1 measures it: bench/driver/ncu.sh). Full runs add the ring's
+ *               shape (chunk 8-32 KB x 4-8 slots) in clusters of 2 from L2, both ways.
+ *   2. operand: mcast_operand, every CTA streams its own data and an operand its cluster
+ *               shares, per CTA and with the operand multicast, swept over cluster size,
+ *               where each stream comes from (L2 or HBM), the operand's share of the
+ *               bytes and the step size: the winning experiment is the configuration
+ *               with the largest per-CTA / multicast time ratio, the losing ones those
+ *               below 1 (and the pure L2 stream of part 1).
+ * Every configuration fills the GPU with as many clusters as
+ * cudaOccupancyMaxActiveClusters allows and records that number and the launch's result.
+ * Outputs are poisoned before the checked launch and every word of every CTA's sums is
+ * compared with the CPU, so a kernel that skips work or does nothing fails.
+ * BENCH_CH07_NCU=1 (set by bench/driver/ncu.sh under Nsight Compute): only part 1, one
+ * timed launch per configuration, and ch07-ncu-launches.csv lists every launch in order
+ * so that ncu.c can name each profiled launch.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+DSM_DECLARE_KERNEL(bulk_stream);
+DSM_DECLARE_KERNEL(mcast_stream);
+DSM_DECLARE_KERNEL(mcast_operand);
+
+#define CONSUMERS 256                     /* consumer threads per CTA, both ways */
+#define RING_BYTES (128 * 1024)           /* slots x chunk: one CTA per SM, as in the probe */
+#define L2_REGION_BYTES (8u << 20)        /* part 1 from L2: one 8 MB region for every cluster */
+#define HBM_POOL_BYTES (512u << 20)       /* from HBM: the regions of all clusters together */
+#define OWN_L2_STEPS 2                    /* part 2: an L2-resident own region (steps of it) per CTA */
+#define OPND_L2_STEPS 8                   /* ... and an L2-resident operand region per cluster */
+#define TARGET_WIN 1.2                    /* the winning experiment's target on an H200 */
+#define TARGET_L2_TBPS 8.5                /* per-CTA delivered from L2, target on an H200 */
+
+enum mode { PER_CTA = 0, MULTICAST = 1 };
+enum source { FROM_L2 = 0, FROM_HBM = 1 };
+static const char *const mode_name[2] = {"per-CTA", "multicast"};
+static const char *const source_name[2] = {"L2", "HBM"};
+
+typedef struct plan {
+    int dry, quick, ncu, warmup, repeats;
+    double target_bytes;      /* bytes delivered into shared memory per timed launch */
+    size_t pool_bytes;        /* the HBM pool (the L2 region is its first L2_REGION_BYTES) */
+    int chunk, stages;        /* part 1's ring */
+} plan;
+
+typedef struct result {
+    dsm_error_t err;
+    int failed, max_clusters, clusters, iters;
+    bench_stats ms;
+    double delivered_tbps, fetched_tbps;
+} result;
+
+/* The data every configuration reads: two pools of random words, on the device and on the host. */
+typedef struct pools {
+    uint32_t *dev[2], *host[2];
+    size_t bytes;
+} pools;
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+
+static uint32_t rng_u32(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+static double tbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e-3) / 1e12 : 0.0; }
+
+static double per_sm_clk(const bench *b, double tb_s)
+{
+    double mhz = bench_sm_clock_mhz(b);
+    int sms = bench_sm_count(b);
+    return mhz > 0 && sms > 0 ? tb_s * 1e12 / ((double)sms * mhz * 1e6) : 0.0;
+}
+
+static int device_broken(const result *r) { return r->err == dsmErrorLaunchFailure || r->err == dsmErrorIllegalAddress; }
+static const char *launch_name(const result *r) { return r->failed ? "check-failed" : dsm_error_name(r->err); }
+
+/* out[w] = sum over k < nchunks of (k + 1) * region[(k mod region_chunks) * words + w]. */
+static void stream_ref(const uint32_t *region, size_t words, size_t region_chunks, long nchunks, uint32_t *out)
+{
+    uint32_t *weight = calloc(region_chunks, sizeof *weight);
+    for (long k = 0; k < nchunks; ++k)
+        weight[(size_t)k % region_chunks] += (uint32_t)k + 1u;
+    memset(out, 0, words * 4);
+    for (size_t p = 0; p < region_chunks && (long)p < nchunks; ++p)
+        for (size_t w = 0; w < words; ++w)
+            out[w] += weight[p] * region[p * words + w];
+    free(weight);
+}
+
+/* Compares `words` words of CTA b's output with want; bench_fail on the first difference. */
+static int same(bench *b, const char *what, size_t blk, const uint32_t *got, const uint32_t *want, size_t words,
+                size_t first_word)
+{
+    for (size_t w = 0; w < words; ++w)
+        if (got[w] != want[w]) {
+            bench_fail(b, "%s: CTA %zu, word %zu: got 0x%08x, want 0x%08x", what, blk, first_word + w, got[w], want[w]);
+            return 0;
+        }
+    return 1;
+}
+
+/* The launches of BENCH_CH07_NCU=1, in order (ncu.c names each profiled launch from it). */
+static bench_csv *ncu_log;
+static void log_launches(const char *kernel, enum mode m, enum source src, int n, int launches)
+{
+    for (int i = 0; ncu_log && i < launches; ++i)
+        bench_csv_row(ncu_log, "%s,%s,%s,%d", kernel, mode_name[m], source_name[src], n);
+}
+
+/* ---- part 1: the stream, per CTA or multicast ---- */
+
+static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, enum source src, int n)
+{
+    result r = {0};
+    dsm_kernel_t k = m == PER_CTA ? DSM_KERNEL(bulk_stream) : DSM_KERNEL(mcast_stream);
+    int threads = CONSUMERS + (m == PER_CTA ? 32 : 64), chunk = p->chunk, stages = p->stages;
+    if (p->dry)
+        threads = m == PER_CTA ? 64 : 96;
+    size_t smem = (size_t)stages * (size_t)chunk;
+    if (n > 8)
+        dsm_func_set_non_portable_cluster_size_allowed(k, 1);
+    if (smem > 48 * 1024)
+        dsm_func_set_max_dynamic_smem(k, (int)smem);
+    dsm_launch_config cfg = {DSM_DIM3(n, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1), smem};
+    r.err = dsm_occupancy_max_active_clusters(&r.max_clusters, k, &cfg);
+    if (r.err != dsmSuccess || r.max_clusters < 1) {
+        if (r.err == dsmSuccess)
+            r.err = dsmErrorInvalidValue;
+        return r;
+    }
+    r.clusters = p->dry ? 1 : r.max_clusters;
+    size_t blocks = (size_t)n * (size_t)r.clusters, words = (size_t)chunk / 4;
+    /* L2: one region for everybody; HBM: the pool cut into a region per cluster */
+    size_t region_chunks = src == FROM_L2 ? L2_REGION_BYTES / (size_t)chunk : p->pool_bytes / (size_t)r.clusters / (size_t)chunk;
+    if (p->dry)
+        region_chunks = src == FROM_L2 ? 3 : 5;
+    long nchunks = p->dry ? 2 * stages + 1 : (long)(p->target_bytes / ((double)blocks * chunk));
+    if (nchunks < 4 * stages)
+        nchunks = 4 * stages;
+    r.iters = (int)nchunks;
+    uint32_t *out = NULL;
+    if (dsm_malloc((void **)&out, blocks * words * 4) != dsmSuccess) {
+        bench_fail(b, "dsm_malloc of the output failed");
+        r.failed = 1;
+        return r;
+    }
+    dsm_memset(out, 0xFF, blocks * words * 4);
+    cfg.grid = DSM_DIM3(blocks, 1, 1);
+    const void *in = pl->dev[0];
+    int cb = chunk, st = stages, nc = (int)nchunks, rc = (int)region_chunks;
+    int group = src == FROM_L2 ? (int)blocks : n, shared_region = src == FROM_L2;
+    void *args_cta[] = {&in, &out, &cb, &st, &nc, &rc, &group};
+    void *args_mc[] = {&in, &out, &cb, &st, &nc, &rc, &shared_region};
+    void **args = m == PER_CTA ? args_cta : args_mc;
+    char what[160];
+    snprintf(what, sizeof what, "%s stream from %s, clusters of %d", mode_name[m], source_name[src], n);
+
+    dsm_error_t err = dsm_launch_sync(&cfg, k, args);
+    log_launches(m == PER_CTA ? "bulk_stream" : "mcast_stream", m, src, n, 1 + p->warmup + p->repeats);
+    if (err != dsmSuccess) {
+        r.err = err;
+        r.failed = 1;
+        bench_fail(b, "%s: the launch failed: %s (%s)", what, dsm_error_name(err), dsm_error_string(err));
+        dsm_free(out);
+        return r;
+    }
+    uint32_t *got = malloc(blocks * words * 4), *want = malloc(words * 4);
+    int ok = dsm_memcpy_to_host(got, out, blocks * words * 4) == dsmSuccess;
+    size_t regions = src == FROM_L2 ? 1 : (size_t)r.clusters;
+    for (size_t reg = 0; ok && reg < regions; ++reg) {
+        stream_ref(pl->host[0] + reg * region_chunks * words, words, region_chunks, nchunks, want);
+        size_t first = src == FROM_L2 ? 0 : reg * (size_t)n, last = src == FROM_L2 ? blocks : first + (size_t)n;
+        for (size_t blk = first; ok && blk < last; ++blk)
+            ok = same(b, what, blk, got + blk * words, want, words, 0);
+    }
+    free(got);
+    free(want);
+    if (!ok) {
+        r.failed = 1;
+        dsm_free(out);
+        return r;
+    }
+    double ms[32];
+    err = bench_time_launches(b, &cfg, k, args, p->warmup, p->repeats, ms);
+    if (err != dsmSuccess) {
+        r.err = err;
+        r.failed = 1;
+        bench_fail(b, "%s: timing failed after a good check: %s", what, dsm_error_name(err));
+    } else {
+        r.ms = bench_stats_of(ms, p->repeats);
+        double delivered = (double)blocks * (double)nchunks * chunk;
+        r.delivered_tbps = tbps(delivered, r.ms.median);
+        r.fetched_tbps = m == PER_CTA ? r.delivered_tbps : r.delivered_tbps / n;
+    }
+    dsm_free(out);
+    return r;
+}
+
+/* ---- part 2: own data beside a shared operand ---- */
+
+typedef struct op_shape {
+    int n, step, share_pct;   /* cluster size, bytes per step, the operand's share of them */
+    enum source own_src, opnd_src;
+} op_shape;
+
+static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m, const op_shape *s)
+{
+    result r = {0};
+    dsm_kernel_t k = DSM_KERNEL(mcast_operand);
+    int n = s->n, threads = p->dry ? 96 : CONSUMERS + 64;
+    int opnd_bytes = s->step * s->share_pct / 100 / 16 * 16, own_bytes = s->step - opnd_bytes;
+    int stages = RING_BYTES / s->step > 8 ? 8 : RING_BYTES / s->step;
+    if (p->dry)
+        stages = 2;
+    size_t smem = (size_t)stages * (size_t)s->step;
+    if (n > 8)
+        dsm_func_set_non_portable_cluster_size_allowed(k, 1);
+    if (smem > 48 * 1024)
+        dsm_func_set_max_dynamic_smem(k, (int)smem);
+    dsm_launch_config cfg = {DSM_DIM3(n, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1), smem};
+    r.err = dsm_occupancy_max_active_clusters(&r.max_clusters, k, &cfg);
+    if (r.err != dsmSuccess || r.max_clusters < 1) {
+        if (r.err == dsmSuccess)
+            r.err = dsmErrorInvalidValue;
+        return r;
+    }
+    r.clusters = p->dry ? 1 : r.max_clusters;
+    size_t blocks = (size_t)n * (size_t)r.clusters, clusters = (size_t)r.clusters;
+    size_t ow = (size_t)own_bytes / 4, pw = (size_t)opnd_bytes / 4, W = ow + pw;
+    /* the regions: small and L2-resident, or the whole pool (nothing stays in L2) */
+    size_t own_steps = own_bytes == 0 ? 1
+                       : s->own_src == FROM_L2 ? OWN_L2_STEPS : p->pool_bytes / blocks / (size_t)own_bytes;
+    size_t opnd_steps = opnd_bytes == 0 ? 1
+                        : s->opnd_src == FROM_L2 ? OPND_L2_STEPS : p->pool_bytes / clusters / (size_t)opnd_bytes;
+    if (p->dry) {
+        own_steps = s->own_src == FROM_L2 ? 1 : 3;
+        opnd_steps = s->opnd_src == FROM_L2 ? 2 : 5;
+    }
+    long nsteps = p->dry ? 2 * stages + 1 : (long)(p->target_bytes / ((double)blocks * s->step));
+    if (nsteps < 4 * stages)
+        nsteps = 4 * stages;
+    r.iters = (int)nsteps;
+    uint32_t *out = NULL;
+    if (dsm_malloc((void **)&out, blocks * W * 4) != dsmSuccess) {
+        bench_fail(b, "dsm_malloc of the output failed");
+        r.failed = 1;
+        return r;
+    }
+    dsm_memset(out, 0xFF, blocks * W * 4);
+    cfg.grid = DSM_DIM3(blocks, 1, 1);
+    const void *own = pl->dev[0], *opnd = pl->dev[1];
+    int a3 = own_bytes, a4 = opnd_bytes, a5 = stages, a6 = (int)nsteps, a7 = (int)own_steps, a8 = (int)opnd_steps,
+        a9 = m == MULTICAST;
+    void *args[] = {&own, &opnd, &out, &a3, &a4, &a5, &a6, &a7, &a8, &a9};
+    char what[200];
+    snprintf(what, sizeof what, "operand %s: clusters of %d, %d KB steps, %d %% operand, own data from %s, operand "
+                                "from %s", mode_name[m], n, s->step / 1024, s->share_pct, source_name[s->own_src],
+             source_name[s->opnd_src]);
+    dsm_error_t err = dsm_launch_sync(&cfg, k, args);
+    if (err != dsmSuccess) {
+        r.err = err;
+        r.failed = 1;
+        bench_fail(b, "%s: the launch failed: %s (%s)", what, dsm_error_name(err), dsm_error_string(err));
+        dsm_free(out);
+        return r;
+    }
+    /* both modes of a shape compute the same sums: the reference is made once (the per-CTA run comes first) */
+    static uint32_t *ref;
+    static char ref_key[160];
+    char key[160];
+    snprintf(key, sizeof key, "%d/%d/%d/%d/%d/%zu/%ld/%zu/%zu", n, s->step, s->share_pct, s->own_src, s->opnd_src,
+             clusters, nsteps, own_steps, opnd_steps);
+    if (!ref || strcmp(key, ref_key) != 0) {
+        free(ref);
+        ref = malloc(blocks * W * 4 + 4);
+        for (size_t c = 0; c < clusters; ++c)
+            for (size_t blk = c * (size_t)n; blk < (c + 1) * (size_t)n; ++blk) {
+                if (blk == c * (size_t)n)
+                    stream_ref(pl->host[1] + c * opnd_steps * pw, pw, opnd_steps, nsteps, ref + blk * W + ow);
+                else
+                    memcpy(ref + blk * W + ow, ref + c * (size_t)n * W + ow, pw * 4);
+                stream_ref(pl->host[0] + blk * own_steps * ow, ow, own_steps, nsteps, ref + blk * W);
+            }
+        snprintf(ref_key, sizeof ref_key, "%s", key);
+    }
+    uint32_t *got = malloc(blocks * W * 4 + 4);
+    int ok = dsm_memcpy_to_host(got, out, blocks * W * 4) == dsmSuccess;
+    for (size_t blk = 0; ok && blk < blocks; ++blk)
+        ok = same(b, what, blk, got + blk * W, ref + blk * W, W, 0);
+    free(got);
+    if (!ok) {
+        r.failed = 1;
+        dsm_free(out);
+        return r;
+    }
+    double ms[32];
+    err = bench_time_launches(b, &cfg, k, args, p->warmup, p->repeats, ms);
+    if (err != dsmSuccess) {
+        r.err = err;
+        r.failed = 1;
+        bench_fail(b, "%s: timing failed after a good check: %s", what, dsm_error_name(err));
+    } else {
+        r.ms = bench_stats_of(ms, p->repeats);
+        r.delivered_tbps = tbps((double)blocks * (double)nsteps * s->step, r.ms.median);
+        double fetched = m == PER_CTA ? (double)blocks * s->step
+                                      : (double)blocks * own_bytes + (double)clusters * opnd_bytes;
+        r.fetched_tbps = tbps(fetched * (double)nsteps, r.ms.median);
+    }
+    dsm_free(out);
+    return r;
+}
+
+/* ---- the family ---- */
+
+static int make_pools(bench *b, const plan *p, pools *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->bytes = p->pool_bytes;
+    for (int i = 0; i < 2; ++i) {
+        pl->host[i] = malloc(pl->bytes);
+        if (!pl->host[i] || dsm_malloc((void **)&pl->dev[i], pl->bytes) != dsmSuccess) {
+            bench_fail(b, "cannot allocate the %zu MB data pools", pl->bytes >> 20);
+            return 0;
+        }
+        for (size_t w = 0; w < pl->bytes / 4; ++w)
+            pl->host[i][w] = rng_u32();
+        dsm_memcpy_to_device(pl->dev[i], pl->host[i], pl->bytes);
+    }
+    return 1;
+}
+
+static void free_pools(pools *pl)
+{
+    for (int i = 0; i < 2; ++i) {
+        dsm_free(pl->dev[i]);
+        free(pl->host[i]);
+    }
+}
+
+#define STREAM_HEADER \
+    "data,cluster,mode,chunk_bytes,stages,threads,max_active_clusters,clusters,launch,nchunks,ms_median,ms_min,ms_max," \
+    "delivered_tbps,fetched_tbps,delivered_bytes_per_clk_per_sm,speedup_vs_per_cta"
+
+#define OPERAND_HEADER \
+    "cluster,step_bytes,operand_pct,own_from,operand_from,mode,max_active_clusters,clusters,launch,nsteps,ms_median," \
+    "ms_min,ms_max,delivered_tbps,fetched_tbps,speedup_vs_per_cta"
+
+int bench_family_ch07_multicast(bench *b)
+{
+    plan p = {bench_dry(b), bench_quick(b), 0, 1, 5, 4e9, HBM_POOL_BYTES, 16384, 8};
+    if (!p.dry && getenv("BENCH_CH07_NCU"))
+        p.ncu = 1;
+    if (p.quick) {
+        p.target_bytes = 1.5e9;
+        p.pool_bytes = HBM_POOL_BYTES / 2;   /* still several times L2 */
+    }
+    if (p.ncu) {
+        p.warmup = 0;
+        p.repeats = 1;
+        p.target_bytes = 1e9;
+    }
+    if (p.dry) {
+        p.repeats = 1;
+        p.warmup = 0;
+        p.pool_bytes = 1u << 20;
+        p.chunk = 256;
+        p.stages = 2;
+    }
+    pools pl;
+    if (!make_pools(b, &p, &pl)) {
+        free_pools(&pl);
+        return 1;
+    }
+    int failed = 0, broken = 0;
+#define TRACK(r) do { failed |= (r).failed; broken |= device_broken(&(r)); } while (0)
+    if (p.ncu)
+        ncu_log = bench_csv_open(b, "ch07-ncu-launches", "kernel,mode,data,cluster");
+
+    /* 1. the stream, both ways, per cluster size, from L2 and from HBM */
+    bench_csv *csv = bench_csv_open(b, "ch07_multicast", STREAM_HEADER);
+    int sizes[] = {1, 2, 4, 8, 16};
+    result st[2][5][2];   /* [source][size][mode] */
+    memset(st, 0, sizeof st);
+    double best_l2_percta = 0;
+    char best_l2_what[96] = "";
+    for (int src = 0; src < 2 && !broken; ++src)
+        for (int i = 0; i < 5 && !broken; ++i) {
+            if (((p.quick && !p.ncu) || p.dry) && (sizes[i] == 4 || sizes[i] == 16))
+                continue;
+            for (int m = 0; m < 2 && !broken; ++m) {
+                result *r = &st[src][i][m];
+                *r = stream_run(b, &p, &pl, (enum mode)m, (enum source)src, sizes[i]);
+                TRACK(*r);
+                double speed = m == MULTICAST && st[src][i][0].ms.median > 0 && r->ms.median > 0
+                                   ? st[src][i][0].ms.median / r->ms.median : 1.0;
+                bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f",
+                              source_name[src], sizes[i], mode_name[m], p.chunk, p.stages,
+                              (p.dry ? 32 : CONSUMERS) + (m == PER_CTA ? 32 : 64), r->max_clusters, r->clusters,
+                              launch_name(r), r->iters, r->ms.median, r->ms.min, r->ms.max, r->delivered_tbps,
+                              r->fetched_tbps, per_sm_clk(b, r->delivered_tbps), speed);
+                bench_progress(b, "stream from %-3s clusters of %2d, %-9s %s: delivered %.2f TB/s, fetched %.2f TB/s",
+                               source_name[src], sizes[i], mode_name[m], launch_name(r), r->delivered_tbps,
+                               r->fetched_tbps);
+                if (src == FROM_L2 && m == PER_CTA && !r->failed && r->delivered_tbps > best_l2_percta) {
+                    best_l2_percta = r->delivered_tbps;
+                    snprintf(best_l2_what, sizeof best_l2_what, "clusters of %d, %d slots of %d KB", sizes[i], p.stages,
+                             p.chunk / 1024);
+                }
+            }
+        }
+    /* 1b. the ring's shape, from L2, in clusters of 2 (full runs only): the per-CTA best is the target's number */
+    if (!p.quick && !p.dry && !p.ncu && !broken) {
+        int chunks[] = {8192, 16384, 24576, 32768}, depths[] = {4, 6, 8};
+        for (int c = 0; c < 4 && !broken; ++c)
+            for (int d = 0; d < 3 && !broken; ++d) {
+                if ((size_t)chunks[c] * (size_t)depths[d] > 200u * 1024u || (chunks[c] == p.chunk && depths[d] == p.stages))
+                    continue;
+                plan q = p;
+                q.chunk = chunks[c];
+                q.stages = depths[d];
+                result r2[2];
+                for (int m = 0; m < 2 && !broken; ++m) {
+                    r2[m] = stream_run(b, &q, &pl, (enum mode)m, FROM_L2, 2);
+                    TRACK(r2[m]);
+                    bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f", "L2", 2,
+                                  mode_name[m], q.chunk, q.stages, CONSUMERS + (m == PER_CTA ? 32 : 64),
+                                  r2[m].max_clusters, r2[m].clusters, launch_name(&r2[m]), r2[m].iters, r2[m].ms.median,
+                                  r2[m].ms.min, r2[m].ms.max, r2[m].delivered_tbps, r2[m].fetched_tbps,
+                                  per_sm_clk(b, r2[m].delivered_tbps),
+                                  m && r2[0].ms.median > 0 && r2[1].ms.median > 0 ? r2[0].ms.median / r2[1].ms.median
+                                                                                  : 1.0);
+                    bench_progress(b, "stream from L2  clusters of  2, %-9s %2d x %2d KB: delivered %.2f TB/s",
+                                   mode_name[m], q.stages, q.chunk / 1024, r2[m].delivered_tbps);
+                }
+                if (!broken && !r2[0].failed && r2[0].delivered_tbps > best_l2_percta) {
+                    best_l2_percta = r2[0].delivered_tbps;
+                    snprintf(best_l2_what, sizeof best_l2_what, "clusters of 2, %d slots of %d KB", q.stages,
+                             q.chunk / 1024);
+                }
+            }
+    }
+    bench_csv_close(csv);
+    if (ncu_log) {
+        bench_csv_close(ncu_log);
+        ncu_log = NULL;
+    }
+    if (broken || p.ncu) {
+        free_pools(&pl);
+        return failed || broken;
+    }
+
+    /* 2. own data beside a shared operand: the sweep that finds the win and the losses */
+    bench_csv *ocsv = bench_csv_open(b, "ch07_multicast_operand", OPERAND_HEADER);
+    int op_sizes[] = {2, 4, 8, 16}, steps[] = {16384, 32768}, shares[] = {25, 50, 75};
+    double best = 0, worst = 1e9;
+    char best_what[200] = "none", worst_what[200] = "none";
+    result best_r[2], worst_r[2];
+    memset(best_r, 0, sizeof best_r);
+    memset(worst_r, 0, sizeof worst_r);
+    int nconf = 0, wins = 0;
+    for (int i = 0; i < 4 && !broken; ++i)
+        for (int own_src = 0; own_src < 2 && !broken; ++own_src)
+            for (int opnd_src = 0; opnd_src < 2 && !broken; ++opnd_src)
+                for (int sh = 0; sh < 3 && !broken; ++sh)
+                    for (int stp = 0; stp < 2 && !broken; ++stp) {
+                        if ((p.quick || p.dry) && (op_sizes[i] != 4 || shares[sh] != 50 || stp != 0))
+                            continue;
+                        op_shape s = {op_sizes[i], p.dry ? 512 : steps[stp], shares[sh], (enum source)own_src,
+                                      (enum source)opnd_src};
+                        result r[2];
+                        for (int m = 0; m < 2 && !broken; ++m) {
+                            r[m] = operand_run(b, &p, &pl, (enum mode)m, &s);
+                            TRACK(r[m]);
+                        }
+                        if (broken)
+                            break;
+                        double speed = r[0].ms.median > 0 && r[1].ms.median > 0 ? r[0].ms.median / r[1].ms.median : 0;
+                        for (int m = 0; m < 2; ++m)
+                            bench_csv_row(ocsv, "%d,%d,%d,%s,%s,%s,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f", s.n,
+                                          s.step, s.share_pct, source_name[s.own_src], source_name[s.opnd_src],
+                                          mode_name[m], r[m].max_clusters, r[m].clusters, launch_name(&r[m]),
+                                          r[m].iters, r[m].ms.median, r[m].ms.min, r[m].ms.max, r[m].delivered_tbps,
+                                          r[m].fetched_tbps, m ? speed : 1.0);
+                        char what[200];
+                        snprintf(what, sizeof what, "clusters of %d, %d KB steps, %d %% operand, own data from %s, "
+                                                    "operand from %s", s.n, s.step / 1024, s.share_pct,
+                                 source_name[s.own_src], source_name[s.opnd_src]);
+                        bench_progress(b, "operand, %s: per CTA %.3f ms, multicast %.3f ms: %.2fx", what,
+                                       r[0].ms.median, r[1].ms.median, speed);
+                        if (r[0].failed || r[1].failed || r[0].err || r[1].err || speed <= 0)
+                            continue;
+                        ++nconf;
+                        wins += speed >= TARGET_WIN;
+                        if (speed > best) {
+                            best = speed;
+                            snprintf(best_what, sizeof best_what, "%s", what);
+                            best_r[0] = r[0];
+                            best_r[1] = r[1];
+                        }
+                        if (speed < worst) {
+                            worst = speed;
+                            snprintf(worst_what, sizeof worst_what, "%s", what);
+                            worst_r[0] = r[0];
+                            worst_r[1] = r[1];
+                        }
+                    }
+    bench_csv_close(ocsv);
+    free_pools(&pl);
+    if (broken)
+        return 1;
+
+    /* summary.json */
+    char key[128];
+    for (int src = 0; src < 2; ++src)
+        for (int i = 0; i < 5; ++i)
+            for (int m = 0; m < 2; ++m) {
+                const result *r = &st[src][i][m];
+                if (r->failed || r->err != dsmSuccess || r->ms.median <= 0)
+                    continue;
+                snprintf(key, sizeof key, "multicast_stream.%s.%s_delivered_tbps.c%d", src ? "hbm" : "l2",
+                         m ? "multicast" : "per_cta", sizes[i]);
+                bench_summary_number(b, key, r->delivered_tbps);
+            }
+    bench_summary_number(b, "multicast_per_cta_l2_delivered_tbps_best", best_l2_percta);
+    if (nconf > 0) {
+        bench_summary_number(b, "multicast_win_speedup_best", best);
+        bench_summary_number(b, "multicast_win_speedup_worst", worst);
+    }
+    const result *l2_2 = st[FROM_L2][1];
+    double lose = l2_2[0].ms.median > 0 && l2_2[1].ms.median > 0 ? l2_2[0].ms.median / l2_2[1].ms.median : 0;
+    if (lose > 0)
+        bench_summary_number(b, "multicast_lose_speedup_l2_stream_c2", lose);
+
+    /* report.md */
+    bench_report(b, "\n## Chapter 7: one load, many CTAs (ch07_multicast)\n\n");
+    if (p.dry)
+        bench_report(b, "Dry run on the emulator: every kernel checked on tiny sizes; the times below mean nothing.\n\n");
+    const char *jit = getenv("CUDA_FORCE_PTX_JIT");
+    if (!p.dry && jit && jit[0] == '1')
+        bench_report(b, "**This run forced the PTX JIT (PTX_ONLY=1): the `compute_90` PTX has no `.multicast::cluster`; "
+                        "\"multicast\" below is one unicast copy per CTA of the mask (the same bytes, n reads from L2).**\n\n");
+    bench_report(b, "Every CTA of a cluster needs every chunk of its cluster's stream: loaded by each CTA itself "
+                    "(`bulk_stream`) or once per cluster with `.multicast::cluster` (`mcast_stream`); %d slots of "
+                    "%d KB per CTA, %d consumer threads, as many clusters as fit. \"Fetched\" is what the copies ask "
+                    "of L2 (delivered / n with multicast; `make bench NCU=1` measures it).\n\n",
+                 p.stages, p.chunk / 1024, CONSUMERS);
+    bench_report(b, "| data | cluster | CTAs | per CTA delivered TB/s (B/clk/SM) | multicast delivered TB/s (B/clk/SM) "
+                    "| multicast fetched TB/s | multicast / per CTA speed |\n|---|---|---|---|---|---|---|\n");
+    for (int src = 0; src < 2; ++src)
+        for (int i = 0; i < 5; ++i) {
+            const result *a = &st[src][i][0], *c = &st[src][i][1];
+            if (a->ms.median <= 0 || c->ms.median <= 0)
+                continue;
+            bench_report(b, "| %s | %d | %d | %.2f (%.1f) | %.2f (%.1f) | %.2f | %.2fx |\n",
+                         src ? "own region per cluster (HBM)" : "the same 8 MB for every cluster (L2)", sizes[i],
+                         a->clusters * sizes[i], a->delivered_tbps, per_sm_clk(b, a->delivered_tbps),
+                         c->delivered_tbps, per_sm_clk(b, c->delivered_tbps), c->fetched_tbps,
+                         a->ms.median / c->ms.median);
+        }
+    bench_report(b, "\nPer-CTA loading from L2 delivered at best %.2f TB/s, %s (target on an H200: at least %.1f, %s; "
+                    "other ring shapes: the rows of `ch07_multicast.csv` with other chunk_bytes and stages).\n",
+                 best_l2_percta, best_l2_what, TARGET_L2_TBPS,
+                 p.dry ? "not measured in a dry run"
+                 : p.quick ? "not judged in a QUICK run"
+                 : best_l2_percta >= TARGET_L2_TBPS ? "met" : "not met");
+    if (nconf > 0) {
+        bench_report(b, "\n### Own data beside a shared operand (mcast_operand, %d configurations, "
+                        "`ch07_multicast_operand.csv`)\n\n", nconf);
+        bench_report(b, "| experiment | configuration | per CTA ms (delivered TB/s) | multicast ms (delivered TB/s) | "
+                        "speedup |\n|---|---|---|---|---|\n");
+        bench_report(b, "| multicast wins most | %s | %.3f (%.2f) | %.3f (%.2f) | %.2fx |\n", best_what,
+                     best_r[0].ms.median, best_r[0].delivered_tbps, best_r[1].ms.median, best_r[1].delivered_tbps,
+                     best);
+        bench_report(b, "| multicast loses most | %s | %.3f (%.2f) | %.3f (%.2f) | %.2fx |\n", worst_what,
+                     worst_r[0].ms.median, worst_r[0].delivered_tbps, worst_r[1].ms.median, worst_r[1].delivered_tbps,
+                     worst);
+        if (lose > 0)
+            bench_report(b, "| pure stream from L2 | clusters of 2, part 1 | %.3f (%.2f) | %.3f (%.2f) | %.2fx |\n",
+                         l2_2[0].ms.median, l2_2[0].delivered_tbps, l2_2[1].ms.median, l2_2[1].delivered_tbps, lose);
+        bench_report(b, "\nMulticast was at least %.1fx faster in %d of %d configurations; the best, %.2fx (target on an "
+                        "H200: at least %.1fx, %s).\n", TARGET_WIN, wins, nconf, best, TARGET_WIN,
+                     p.dry ? "not measured in a dry run" : best >= TARGET_WIN ? "met" : "not met");
+    }
+#undef TRACK
+    return failed || broken;
+}
