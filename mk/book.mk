@@ -28,6 +28,11 @@ PYTHON     ?= python3
 BOOK_CHAPTERS := $(sort $(wildcard chapters/[0-9][0-9]-*.md))
 BOOK_COURSE   := $(sort $(wildcard course/ch[0-9][0-9].ini))
 BOOK_PARTS    := build/book/parts/book.json $(patsubst chapters/%.md,build/book/parts/%.json,$(BOOK_CHAPTERS))
+# The site's path: each part's facts (what linking needs to know of it, partinfo.lua), merged
+# into one index; each part linked to the rest of the book and written as HTML on its own; the
+# fragments joined. A changed chapter relinks alone unless its facts changed.
+BOOK_FACTS    := $(BOOK_PARTS:.json=.facts.json)
+BOOK_LINKED   := $(patsubst build/book/parts/%.json,build/book/linked/%.html,$(BOOK_PARTS))
 # The CSV a plot script draws: the path on its line `# csv: <path>`, else bench/results/NAME.csv.
 book_plot_csv  = $(or $(firstword $(shell sed -n 's/^\#[[:space:]]*csv:[[:space:]]*//p' $1)),bench/results/$(basename $(notdir $1)).csv)
 BOOK_PLOT_GPS := $(sort $(wildcard figures/plots/*.gp))
@@ -49,22 +54,35 @@ BOOK_HTML_OPTS := -s --template tools/book/template.html --css tools/book/book.c
                   --highlight-style=tango --wrap=none --lua-filter tools/book/print.lua $(BOOK_STAMP) \
                   -M book-code-columns=$(BOOK_CODE_COLUMNS)
 BOOK_SITE_FILES := tools/book/site.py tools/book/site.html tools/book/site.css tools/book/book.css tools/book/book.js
+# The catalog of cited documents (tools/book/cite.lua): assemble.lua links them and lists them.
+BOOK_SOURCES  := $(wildcard chapters/sources.ini)
+BOOK_META     += -M book-sources="$(BOOK_SOURCES)"
+# Where the site's links to repository files (exercise skeletons, a page's Markdown, plot data)
+# point: empty, the files are copied into the site (build/book/site/src/), so that the site works
+# when copied or hosted alone; or a URL prefix such as https://github.com/OWNER/REPO/blob/main/
+BOOK_SOURCE_URL ?=
 
 # Lines for `make help` (the top Makefile prints them with: @printf '%s\n' $(HELP_BOOK)).
 HELP_BOOK := "make book           the book: build/book/site/index.html (one page per chapter) and build/book.pdf" \
+             "make site           the site alone, fast, for writing (also: make book-html)" \
              "make book-check     check the book's includes, figures, links and exercise statements" \
              "make book-test      build the book, test its filter, check the site, the PDF and each page in Chromium"
 
-.PHONY: book book-check book-test book-deps book-test-deps book-plots book-parts-list
+.PHONY: book site book-html book-check book-test book-deps book-test-deps book-plots book-parts-list
 
+# The PDF is copied into the site as well, which links to it.
 book: build/book/site/index.html build/book.pdf
+	@cp build/book.pdf build/book/site/book.pdf
+
+# The edit loop: the site alone (a touched chapter rebuilds in a few seconds; the PDF takes longer).
+site book-html: build/book/site/index.html
 
 # Everything make book checks, and strictly: every exercise of course/*.ini stated in its chapter.
 book-check: $(BOOK_PARTS) build/book/parts.list
 	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
 	  $(BOOK_META) -M book-strict=true -o /dev/null
 
-book-test: book-check build/book/site/index.html build/book.html build/book.pdf | book-test-deps
+book-test: book-check book build/book.html | book-test-deps
 	bash tests/book/run.sh
 	$(PYTHON) tools/book/check_html.py build/book.html build/book/site --columns $(BOOK_CODE_COLUMNS)
 	$(PYTHON) tools/book/check_pdf.py build/book.pdf build/book.html
@@ -88,15 +106,24 @@ endef
 $(foreach g,$(BOOK_PLOT_GPS),$(eval $(call book_plot_rule,$g,$(call book_plot_csv,$g))))
 
 # One part per Markdown file; the filter writes a depfile listing every file it read.
+# The facts file is replaced only when the facts change, so that the other parts' links need
+# not be redone after an edit that moves no heading, figure or exercise.
+book_part = $(PANDOC) -f markdown-auto_identifiers $1 -t json --lua-filter tools/book/chapter.lua \
+	  $(BOOK_META) -M book-depfile=$(@:.json=.d) -M book-target=$@ -M book-facts=$(@:.json=.facts.json).tmp \
+	  -o $@.tmp && mv $@.tmp $@ && \
+	{ cmp -s $(@:.json=.facts.json).tmp $(@:.json=.facts.json) && rm $(@:.json=.facts.json).tmp || \
+	  mv $(@:.json=.facts.json).tmp $(@:.json=.facts.json); }
+
 build/book/parts/book.json: book.md $(BOOK_FILTER) $(BOOK_COURSE) | book-deps book-plots
 	@mkdir -p $(@D)
-	$(PANDOC) -f markdown-auto_identifiers $< -t json --lua-filter tools/book/chapter.lua \
-	  $(BOOK_META) -M book-depfile=$(@:.json=.d) -M book-target=$@ -o $@.tmp && mv $@.tmp $@
+	$(call book_part,$<)
 
 build/book/parts/%.json: chapters/%.md $(BOOK_FILTER) $(BOOK_COURSE) | book-deps book-plots
 	@mkdir -p $(@D)
-	$(PANDOC) -f markdown-auto_identifiers $< -t json --lua-filter tools/book/chapter.lua \
-	  $(BOOK_META) -M book-depfile=$(@:.json=.d) -M book-target=$@ -o $@.tmp && mv $@.tmp $@
+	$(call book_part,$<)
+
+# Made with its part (an empty recipe: make looks at the file's time again afterwards).
+$(BOOK_FACTS): build/book/parts/%.facts.json: build/book/parts/%.json ;
 
 -include $(BOOK_PARTS:.json=.d)
 
@@ -107,7 +134,8 @@ build/book/parts.list: book-parts-list
 	@mkdir -p $(@D)
 	@echo '$(BOOK_PARTS) $(BOOK_COURSE)' | cmp -s - $@ 2>/dev/null || echo '$(BOOK_PARTS) $(BOOK_COURSE)' > $@
 
-build/book/book.json: $(BOOK_PARTS) $(BOOK_COURSE) build/book/parts.list $(BOOK_FILTER)
+# The whole book after assemble.lua, for the print edition.
+build/book/book.json: $(BOOK_PARTS) $(BOOK_COURSE) $(BOOK_SOURCES) build/book/parts.list $(BOOK_FILTER)
 	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
 	  $(BOOK_META) -o $@.tmp && mv $@.tmp $@
 
@@ -119,10 +147,21 @@ build/book.html: build/book/book.json $(BOOK_STYLE) tools/book/print.lua tools/b
 build/book.pdf: build/book.html
 	sh tools/book/print.sh $< $@
 
-# The site: the whole book as one HTML fragment, which site.py cuts into pages.
-build/book/fragment.html: build/book/book.json tools/book/fragment.html
-	$(PANDOC) -f json $< -t html5 -s --template tools/book/fragment.html --highlight-style=tango \
-	  --wrap=none -o $@
+# The site: every part's facts merged into the index (replaced only when it changes); each
+# part linked and written as HTML with the index; the parts joined into the fragment that
+# site.py cuts into pages.
+build/book/index.json: $(BOOK_FACTS) build/book/parts.list
+	$(PANDOC) -f json $(BOOK_FACTS) -t json -o $@.tmp
+	@cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+
+build/book/linked/%.html: build/book/parts/%.json build/book/index.json $(BOOK_COURSE) $(BOOK_SOURCES) $(BOOK_FILTER) tools/book/fragment.html
+	@mkdir -p $(@D)
+	$(PANDOC) -f json $< --lua-filter tools/book/link.lua $(BOOK_META) -M book-index=build/book/index.json \
+	  -M pagetitle=book -t html5 -s --template tools/book/fragment.html --highlight-style=tango --wrap=none \
+	  -o $@.tmp && mv $@.tmp $@
+
+build/book/fragment.html: $(BOOK_LINKED) build/book/parts.list
+	cat $(BOOK_LINKED) > $@
 
 build/book/highlight.css: tools/book/highlight.html
 	@mkdir -p $(@D)
@@ -131,4 +170,4 @@ build/book/highlight.css: tools/book/highlight.html
 
 build/book/site/index.html: build/book/fragment.html build/book/highlight.css $(BOOK_SITE_FILES)
 	$(PYTHON) tools/book/site.py $< $(@D) --version "$(BOOK_VERSION)" --date "$(BOOK_DATE)" \
-	  --highlight-css build/book/highlight.css
+	  --highlight-css build/book/highlight.css --pdf build/book.pdf --source-url "$(BOOK_SOURCE_URL)"

@@ -1,5 +1,7 @@
 # ch04-occupancy-h200.gp: resident clusters and idle SMs against cluster size on an H200, from the occupancy probe's sweeps.
 # csv: bench/results/occupancy_h200.csv
+# date: 2026-11-29
+# driver: 580.159.04 / CUDA 13.0
 # The probe's CSV (bench/hw/occupancy_probe): column 4 the set, 6 the cluster size,
 #   13 the max active clusters, 14 the CTAs resident. Sweeps over cluster sizes 1..16 at 2 CTAs
 #   per SM (sweep_1024t_64k, sweep_128t_100k: the same answers) and at 1 (sweep_1024t_160k).
@@ -14,7 +16,7 @@ set datafile columnheaders
 is(set_name) = strcol(4) eq set_name
 # The two sweeps at 2 CTAs per SM gave the same numbers; together their rows are contiguous, so the line is unbroken.
 two_per_sm(dummy) = is("sweep_1024t_64k") || is("sweep_128t_100k")
-set multiplot layout 2,1 margins 0.1,0.97,0.1,0.97 spacing 0,0.08
+set multiplot layout 2,1 margins 0.1,0.97,0.12,0.97 spacing 0,0.08
 set grid ytics xtics lc rgb "#d5d9e0"
 set border 3
 set xtics 1,1,16 nomirror

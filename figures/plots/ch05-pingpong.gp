@@ -7,7 +7,7 @@
 # harnesses (no columns 16-17) draws its rows as the course harness.
 # Output out: an SVG. make bench runs it on each run folder's ch05_pingpong.csv (bench/driver/plots.sh):
 #   gnuplot -e "csv='build/bench/latest/ch05_pingpong.csv'; out='build/bench/latest/ch05-pingpong.svg'" figures/plots/ch05-pingpong.gp
-set terminal svg size 900,470 fixed enhanced font "DejaVu Sans,12" background rgb "white"
+set terminal svg size 760,470 fixed enhanced font "DejaVu Sans,12" background rgb "white"
 set output out
 set datafile separator ","
 set datafile columnheaders
@@ -15,6 +15,8 @@ set style fill solid 0.9 border rgb "#1d1f23"
 set boxwidth 0.26
 set ylabel "SM cycles per hop (one way)"
 set yrange [0:*]
+# room above the tallest bar for its value, written upwards (11 px: legible on paper, see tools/book/README.md)
+set offsets 0, 0, graph 0.16, 0
 set xrange [-0.6:7.6]
 set grid ytics lc rgb "#d5d9e0"
 set border 3
@@ -23,8 +25,8 @@ set xtics nomirror scale 0 rotate by -25 left noenhanced ( \
   "barrier per hop, DSMEM" 0, "barrier per hop, global" 1, "relaxed flag, DSMEM" 2, "relaxed flag, global" 3, \
   "release flag, DSMEM" 4, "release flag, global" 5, "st.async (DSMEM only)" 6, "remote arrive (DSMEM only)" 7)
 set bmargin 8
-set rmargin 14
-set key outside top center horizontal Left reverse noenhanced samplen 1.5 font "DejaVu Sans,10"
+set rmargin 18
+set key outside top center horizontal Left reverse noenhanced samplen 1.5 font "DejaVu Sans,11"
 # a CSV written before the harnesses has no columns 16-17 (and strcol of a missing column is an error)
 has_h = int(system(sprintf("head -n 1 '%s' | grep -c base_mechanism", csv)))
 mech(d) = has_h ? strcol(17) : strcol(5)
@@ -42,7 +44,7 @@ plot csv using (x(0)):10:(colour(strcol(6), harness(0))) \
      '' using (x(0)):11:(0):($12-$11) \
        with vectors heads size screen 0.006,90 lc rgb "#1d1f23" notitle, \
      '' using (x(0)):12:(sprintf("%.0f", $10)) \
-       with labels offset 0,0.7 font "DejaVu Sans,8" notitle, \
+       with labels rotate by 90 left offset 0,0.5 font "DejaVu Sans,11" notitle, \
      NaN with boxes lc rgb "#1f5f99" title "exercises, 128 threads", \
      NaN with boxes lc rgb "#5b8fc7" title "exercises, 1 warp", \
      NaN with boxes lc rgb "#9cc3e6" title "probe kernels, 1 warp"

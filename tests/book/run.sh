@@ -232,7 +232,7 @@ test_plot_caption_names_gpu_driver_clock_and_date() {
         mkdir -p figures/plots && cp "$ROOT/figures/plots/ch01-latency-ladder-h200.gp" figures/plots/ &&
         printf '\n![Ladder.](build/figures/ch01-latency-ladder-h200.svg)\n' >> chapters/02-tiny.md &&
         part chapters/02-tiny.md &&
-        has 'Measured on fixture gpu (driver 0, SM clock 1000 MHz), 2026-01-01; data: bench/results/ch01-latency-ladder-h200.csv.' \
+        has 'Measured on fixture gpu (driver 0, SM clock 1000 MHz), 2026-01-01; data: <a href="bench/results/ch01-latency-ladder-h200.csv"><code>bench/results/ch01-latency-ladder-h200.csv</code></a>.' \
             <(tr '\n' ' ' < out.html | tr -s ' ')
 }
 
@@ -282,7 +282,7 @@ test_make_book_shows_every_figure_in_site_pdf_and_browser() {
         python3 tools/book/check_html.py build/book.html build/book/site --columns 96 >>err.txt &&
         python3 tools/book/check_pdf.py build/book.pdf build/book.html >>err.txt &&
         grep -q "figure drawn in the PDF: Figure 3.1" err.txt &&
-        python3 tools/book/check_browser.py build/book/site build/book-test >>err.txt &&
+        python3 tools/book/check_browser.py build/book/site build/book-test --quick >>err.txt &&
         grep -q "all $(( $(ls figures/*.svg | wc -l) + 1 )) images load" err.txt
 }
 
@@ -291,7 +291,8 @@ test_site_has_a_page_per_chapter_linked_both_ways() {
         [ -s build/book/site/ch02.html ] && [ -s build/book/site/appa.html ] && [ -s build/book/site/appb.html ] &&
         has 'href="appa.html#solution-ch02.tiny_ring"' build/book/site/ch02.html &&
         has 'rel="next" href="appa.html"' build/book/site/ch02.html && has 'rel="prev" href="ch02.html"' build/book/site/appa.html &&
-        has 'href="../../../exercises/ch02/tiny_ring.cu"' build/book/site/ch02.html &&
+        has 'href="src/exercises/ch02/tiny_ring.cu"' build/book/site/ch02.html &&
+        [ -f build/book/site/src/exercises/ch02/tiny_ring.cu ] &&
         has '"u": "ch02.html#ch02-the-outer-region"' <(sed 's/,"/, "/g; s/":"/": "/g' build/book/site/search-index.js)
 }
 
@@ -349,6 +350,109 @@ test_plot_points_print_in_the_pdf_without_current_color() {
         grep -q "fill='rgb( 31,  95, 153)'\|stroke='rgb( 31,  95, 153)'" pts.svg &&
         printf '<html><body><img src="pts.svg"></body></html>' > pts.html &&
         weasyprint pts.html pts.pdf 2>>err.txt && [ -s pts.pdf ]
+}
+
+test_cited_issue_paper_and_catalog_phrase_are_linked_and_listed() {
+    printf '\nAs NVIDIA/cutlass#1684 shows (arXiv 2402.13499), the tiny guide says so; the tiny guide again.\n' \
+        >> chapters/02-tiny.md
+    printf '[tiny-guide]\ntitle = The Tiny Guide\nurl = https://example.org/tiny\nmatch = tiny guide\n\n[arXiv:2402.13499]\ntitle = A Paper\n' \
+        > chapters/sources.ini
+    book && has '<a href="https://github.com/NVIDIA/cutlass/issues/1684" class="cite"' out.html &&
+        has '<a href="https://arxiv.org/abs/2402.13499" class="cite"' out.html &&
+        [ "$(grep -o 'href="https://example.org/tiny" class="cite"' out.html | wc -l)" = 1 ] &&
+        has 'id="ch02-references"' out.html && has '<em>A Paper</em>' out.html &&
+        has '>https://example.org/tiny</a>' out.html && has '>https://github.com/NVIDIA/cutlass/issues/1684</a>' out.html
+}
+
+test_a_path_with_a_hash_is_not_a_cited_issue() {
+    printf '\nSee bench/results/x.csv#3 and a/b/c#4.\n' >> chapters/02-tiny.md
+    book && ! has 'github.com' out.html && ! has 'references' out.html
+}
+
+test_heading_ids_are_plain_ascii() {
+    printf '\n## The peer’s “word”\n\nSee [it](#the-peers-word).\n' >> chapters/02-tiny.md
+    part chapters/02-tiny.md && has 'id="ch02-the-peers-word"' out.html && has 'href="#ch02-the-peers-word"' out.html
+}
+
+plot_in_chapter() {  # plot_in_chapter CAPTION: chapter 2 shows the fixture's ladder plot
+    mkdir -p build/figures figures/plots && cp "$ROOT/figures/plots/ch01-latency-ladder-h200.gp" figures/plots/ &&
+        gnuplot -e "csv='bench/results/ch01-latency-ladder-h200.csv'; out='build/figures/ch01-latency-ladder-h200.svg'" \
+            figures/plots/ch01-latency-ladder-h200.gp 2>err.txt &&
+        printf '\n![%s](build/figures/ch01-latency-ladder-h200.svg)\n' "$1" >> chapters/02-tiny.md
+}
+
+test_plot_caption_that_names_its_data_fails() {
+    plot_in_chapter 'Ladder. Data: `bench/results/ch01-latency-ladder-h200.csv`, 2026-01-01.' &&
+        ! part chapters/02-tiny.md && has "its caption names 'bench/results/ch01-latency-ladder-h200.csv'" err.txt &&
+        has "say it once" err.txt
+}
+
+test_plot_without_a_date_fails_until_its_script_gives_one() {
+    plot_in_chapter 'Ladder.' &&
+        sed -i 's/,date,/,when,/' bench/results/ch01-latency-ladder-h200.csv &&
+        ! part chapters/02-tiny.md && has "add a line '# date: YYYY-MM-DD' to figures/plots/ch01-latency-ladder-h200.gp" err.txt &&
+        sed -i '1a # date: 2025-05-05' figures/plots/ch01-latency-ladder-h200.gp &&
+        part chapters/02-tiny.md && has '2025-05-05; data:' out.html
+}
+
+test_words_for_the_screen_stay_out_of_print() {
+    printf '\nTerms link here[; hover over the link]{.web-only}[; see the glossary]{.print-only}.\n' >> chapters/02-tiny.md &&
+        fixture_repo_with_all_figures && fixture_make build/book.html build/book/site/index.html >make.txt 2>err.txt &&
+        ! has 'hover over the link' build/book.html && has 'see the glossary' build/book.html &&
+        has '<span class="web-only">; hover over the link</span>' build/book/site/ch02.html
+}
+
+test_make_site_builds_the_site_without_the_pdf() {
+    fixture_repo_with_all_figures && fixture_make site >make.txt 2>err.txt &&
+        [ -s build/book/site/ch02.html ] && [ ! -e build/book.pdf ] && [ ! -e build/book.html ] &&
+        has 'href="src/chapters/02-tiny.md"' build/book/site/ch02.html
+}
+
+test_site_links_work_once_the_site_is_copied_elsewhere() {
+    fixture_repo_with_all_figures && fixture_make site >make.txt 2>err.txt &&
+        rm -rf "$WORK/copied-site" && cp -r build/book/site "$WORK/copied-site" && rm -rf build &&
+        python3 -c '
+import os, re, sys, urllib.parse
+site = sys.argv[1]
+bad = []
+for name in os.listdir(site):
+    if name.endswith(".html"):
+        for href in re.findall(r"href=\"([^\"#]+)", open(os.path.join(site, name), encoding="utf-8").read()):
+            if not re.match(r"[a-z]+:", href) and href != "book.pdf" and not os.path.exists(os.path.join(site, urllib.parse.unquote(href))):
+                bad.append(name + ": " + href)
+print("\n".join(bad), file=sys.stderr)
+sys.exit(1 if bad else 0)' "$WORK/copied-site" 2>err.txt
+}
+
+test_check_html_fails_on_screen_words_unlinked_citations_twice_named_data_and_markers() {
+    svg=$(printf '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><defs><marker id="m"/></defs></svg>' | base64 -w0)
+    printf '<html><body><nav id="TOC"><a href="#ch01">1</a></nav><h1 id="ch01"><span class="header-section-number">1</span> T</h1>\n<p id="the-peer’s">Hover over the link; see arXiv 2402.13499 and NVIDIA/cutlass#1684; <a href="https://x.org/a">a</a>.</p><figure><img src="data:image/svg+xml;base64,%s" alt="f"><figcaption>Measured on G (driver 13000), 2026-01-01; data: a/b.csv. Data: a/b.csv.</figcaption></figure></body></html>\n' \
+        "$svg" > page.html
+    ! python3 "$ROOT/tools/book/check_html.py" page.html > out.txt 2>err.txt &&
+        grep -q "not ok - html: print: no words meant for a screen" out.txt &&
+        grep -q "not ok - html: print: every cited paper and issue is a link" out.txt &&
+        grep -q "not ok - html: print: every plot caption states its data source once" out.txt &&
+        grep -A3 "not ok - html: print: every plot caption" out.txt | grep -q "driver NNNNN" &&
+        grep -q "not ok - html: print: every chapter lists the sources" out.txt &&
+        grep -q "not ok - html: print: every id is plain ASCII" out.txt &&
+        grep -q "not ok - html: print: no SVG uses what WeasyPrint draws wrong" out.txt
+}
+
+# The fixture's site with a long line of program output, broken the four ways the browser check
+# must catch: code that does not wrap, a figure wider than the column, headings without anchors,
+# and search results whose target is gone (make_book_shows_every_figure_in_site_pdf_and_browser
+# checks that the unbroken site passes).
+test_check_browser_fails_on_wide_code_wide_figure_missing_anchor_and_lost_target() {
+    printf '\n```text\n%s\n```\n' "$(printf 'word%.0s ' $(seq 80))" >> chapters/02-tiny.md &&
+        fixture_repo_with_all_figures && fixture_make site >make.txt 2>err.txt &&
+        printf '.code pre > code > span.ln { white-space: pre !important; overflow-wrap: normal !important; }\nfigure img { min-width: 1500px !important; }\n' \
+            >> build/book/site/site.css &&
+        sed -i 's/<a class="anchor"[^>]*>#<\/a>//g; s/id="ch02-/id="gone-/g' build/book/site/ch02.html &&
+        ! python3 tools/book/check_browser.py build/book/site build/book-test --quick >out.txt 2>>err.txt &&
+        grep -q "not ok - browser: at every width no code block is wider than its column" out.txt &&
+        grep -q "not ok - browser: at 1280 px every figure fits its column" out.txt &&
+        grep -q "not ok - browser: every heading has an anchor" out.txt &&
+        grep -q "not ok - browser: search finds misspellings, counts in good English, and .* land on their section" out.txt
 }
 
 tests=$(declare -F | awk '{print $3}' | grep '^test_')

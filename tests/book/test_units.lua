@@ -107,7 +107,9 @@ end
 -- numbering.lua
 do
   check("slug_like_pandoc", numbering.slug("What one exchange costs") == "what-one-exchange-costs")
-  check("slug_non_ascii_lowered", numbering.slug("Ünïcode naïve café") == "ünïcode-naïve-café", numbering.slug("Ünïcode naïve café"))
+  check("slug_accents_spelt_plainly", numbering.slug("Ünïcode naïve café") == "unicode-naive-cafe", numbering.slug("Ünïcode naïve café"))
+  check("slug_is_ascii_without_curly_quotes", numbering.slug("The deep dive’s “bug” 中文") == "the-deep-dives-bug",
+    numbering.slug("The deep dive’s “bug” 中文"))
   check("slug_drops_punctuation_and_leading_digits",
     numbering.slug("1. Barriers, phases & parity!") == "barriers-phases-parity", numbering.slug("1. Barriers, phases & parity!"))
 end
@@ -160,6 +162,11 @@ do
   local o = fold.block(out, 40, "text")
   check("fold_output_hangs_under_the_text_after_its_label",
     widest(o) <= 40 and o:find("\n            advice", 1, true) ~= nil, o)
+  local two = fold.block("  kernel    k\n  where     w\n  last wait this thread's last wait returned at once: its phase had completed", 40, "text")
+  check("fold_output_hangs_a_one_space_label_under_the_block_s_label_column",
+    two:match("\n  last wait this thread's last wait\n            returned") ~= nil, two)
+  local deep = fold.block(string.rep(" ", 36) .. ": SOME_LONG_NAME));", 40, "c")
+  check("fold_code_too_deeply_indented_moves_left_to_fit", widest(deep) <= 40 and deep:find("SOME_LONG_NAME", 1, true) ~= nil, deep)
   local _, changed = fold.block("short\nlines", 40, "c")
   check("fold_leaves_short_lines_alone", changed == false)
 end
@@ -169,6 +176,16 @@ do
   local row = plotmeta.split_csv('"NVIDIA H200","580.1 / CUDA 13.0",1980,2026-11-29T19:00:35Z,"a ""q"""')
   check("plotmeta_split_csv_quotes", row[1] == "NVIDIA H200" and row[2] == "580.1 / CUDA 13.0" and row[3] == "1980"
     and row[5] == 'a "q"', table.concat(row, "|"))
+  check("plotmeta_driver_number_is_the_cuda_version", plotmeta.driver("13000") == "CUDA 13.0"
+    and plotmeta.driver("12040") == "CUDA 12.4" and plotmeta.driver("580.159.04") == "driver 580.159.04",
+    plotmeta.driver("13000"))
+end
+
+-- cite.lua
+do
+  local cite = require("cite")
+  check("cite_url_of_issue_and_paper", cite.url_of("NVIDIA/cutlass#1684") == "https://github.com/NVIDIA/cutlass/issues/1684"
+    and cite.url_of("arXiv:2402.13499") == "https://arxiv.org/abs/2402.13499" and cite.url_of("plain") == nil)
 end
 
 print(string.format("%d passed, %d failed", passed, failed))

@@ -2,7 +2,8 @@
 -- code includes, exercise boxes, the solutions appendix, figure checks, math, numbering.
 -- Usage: pandoc -f markdown-auto_identifiers chapters/02-x.md -t json \
 --          --lua-filter tools/book/chapter.lua -M book-course-files="course/ch02.ini ..." \
---          [-M book-depfile=part.d -M book-target=part.json] -o part.json
+--          [-M book-depfile=part.d -M book-target=part.json] [-M book-facts=part.facts.json] \
+--          -o part.json
 
 package.path = pandoc.path.directory(PANDOC_SCRIPT_FILE) .. "/?.lua;" .. package.path
 
@@ -16,6 +17,8 @@ local quotes = require("quotes")
 local numbering = require("numbering")
 local errors = require("errors")
 local files = require("files")
+local partinfo = require("partinfo")
+local glossary = require("glossary")
 
 -- Source comments (<!-- purpose of this file -->) stay out of the book.
 local function drop_comment(raw)
@@ -26,6 +29,16 @@ end
 
 local function finish(doc)
   errors.finish()
+  local terms, glossary_id
+  terms, glossary_id, doc = glossary.collect(doc)
+  local facts
+  doc, facts = partinfo.record(doc, config.source, terms, glossary_id)
+  -- The site's build merges every part's facts into its index (mk/book.mk).
+  if config.facts then
+    local f = assert(io.open(config.facts, "w"))
+    f:write(partinfo.facts_document(config.source, facts))
+    f:close()
+  end
   if config.depfile and config.target then
     files.write_depfile(config.depfile, config.target)
   end
@@ -37,7 +50,7 @@ return {
   { CodeBlock = include.CodeBlock },
   { Div = solutions.Div },
   { Div = exercise.Div },
-  { Image = figures.Image, Math = mathfrac.Math },
+  { Image = figures.Image, Math = mathfrac.Math, Span = glossary.Span },
   { Para = quotes.Para, Plain = quotes.Plain },
   { Pandoc = numbering.Pandoc },
   { Pandoc = finish },

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """check_html.py: check the print edition (build/book.html: one self-contained page, printed to
 the PDF) and the site (build/book/site: one page per chapter) as a reader would use them: figures,
-links, references, numbering, code width, search index, every page reachable.
+links, references, numbering, code width, search index, every page reachable, plain-ASCII ids and
+an anchor on every heading, cited sources linked and listed, plot captions that state their
+data once, no words meant for a screen in print, nothing in an SVG that WeasyPrint mis-draws.
 Usage: check_html.py build/book.html [build/book/site] [--columns N]"""
 
 import argparse
@@ -14,6 +16,12 @@ import urllib.parse
 import xml.dom.minidom
 from html.parser import HTMLParser
 
+WEB_ONLY = re.compile(r"\b(hover(ing)? over|click(ing)? (on|here)|tap (on|here)|collapsed here|until you open it|"
+                      r"scroll (down|up|sideways))\b", re.I)
+# A citation left as plain text: an arXiv id or a GitHub issue (cite.lua links both).
+UNLINKED_CITATION = re.compile(r"\barXiv[: ]\d{4}\.\d{4,5}|(?<![\w/.])[\w][\w.-]*/[\w.-]+#\d+\b")
+# SVG that WeasyPrint (the PDF) draws wrong: markers come out as squares.
+WEASYPRINT_SVG = re.compile(r"<marker\b|orient=\"auto-start-reverse\"")
 HIDDEN_LINE = re.compile(r"BOOK-BEGIN\(|BOOK-END\(|^\s*// (BEGIN|END) SOLUTION|^\s*//~", re.M)
 
 
@@ -31,12 +39,21 @@ class Page(HTMLParser):
         self.h1 = None
         self.stack = []          # open elements: (tag, classes)
         self.prose = []          # text outside links, code, headings and exercise heads
+        self.headings = []       # (tag, id, [hrefs of links inside it])
+        self.heading = None
+        self.captions, self.caption = [], None   # figcaption texts
+        self.chapter = ""        # id of the current h1
+        self.web_links = {}      # chapter id -> [urls linked in its text]
+        self.reference_urls = {} # chapter id -> [urls listed in its References]
+        self.in_refs = 0
+        self.details_code = []   # text of code inside <details> (the solutions)
+        self.details_depth = 0
 
     VOID = {"img", "br", "hr", "meta", "link", "input", "wbr", "source", "col", "area", "base"}
     NOT_PROSE = {"a", "pre", "code", "h1", "h2", "h3", "h4", "h5", "h6", "title", "script", "style", "nav"}
 
     def in_prose(self):
-        return not any(t in self.NOT_PROSE or "exercise-head" in c for t, c in self.stack)
+        return not any(t in self.NOT_PROSE or "exercise-head" in c or "references" in c for t, c in self.stack)
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -47,8 +64,23 @@ class Page(HTMLParser):
         cls = (a.get("class") or "").split()
         if tag == "nav" and a.get("id") == "TOC":
             self.in_toc = True
+        if tag in ("h1", "h2", "h3", "h4"):
+            self.heading = [tag, a.get("id", ""), []]
+            if tag == "h1" and a.get("id"):
+                self.chapter = a["id"]
+        if tag == "figcaption":
+            self.caption = []
+        if tag == "div" and "references" in cls:
+            self.in_refs = len(self.stack)
+        if tag == "details":
+            self.details_depth += 1
         if tag == "a" and "href" in a:
             self.hrefs.append(a["href"])
+            if self.heading is not None:
+                self.heading[2].append(a["href"])
+            if re.match(r"https?://", a["href"]) and not self.in_toc:
+                key = "reference_urls" if self.in_refs else "web_links"
+                getattr(self, key).setdefault(self.chapter, []).append(a["href"])
             if self.in_toc:
                 self.toc_hrefs.append(a["href"])
         if tag == "img":
@@ -75,6 +107,16 @@ class Page(HTMLParser):
             if self.stack[k][0] == tag:
                 del self.stack[k:]
                 break
+        if self.in_refs and len(self.stack) < self.in_refs:
+            self.in_refs = 0
+        if tag in ("h1", "h2", "h3", "h4") and self.heading is not None:
+            self.headings.append(tuple(self.heading))
+            self.heading = None
+        if tag == "figcaption" and self.caption is not None:
+            self.captions.append(" ".join("".join(self.caption).split()))
+            self.caption = None
+        if tag == "details" and self.details_depth:
+            self.details_depth -= 1
         if tag == "nav":
             self.in_toc = False
         if tag == "h1" and self.h1 is not None:
@@ -96,8 +138,43 @@ class Page(HTMLParser):
             self.prose.append(data)
         if self.pre_depth:
             self.pre_text.append(data)
+            if self.details_depth:
+                self.details_code.append(data)
+        if self.caption is not None:
+            self.caption.append(data)
         if self.math_depth:
             self.math_text.append(data)
+
+
+def plot_captions_once(captions):
+    """Captions that state where their data was measured more than once, or without a date, or
+    with a driver that is a bare number (cudaDriverGetVersion's 13000 is CUDA 13.0)."""
+    bad = []
+    for c in captions:
+        csvs = re.findall(r"[\w./-]+\.csv\b", c)
+        measured = c.count("Measured on")
+        if measured > 1 or (measured and len(csvs) > 1) or len(set(csvs)) < len(csvs):
+            bad.append(f"data named twice: {c[:90]}")
+        if measured and not re.search(r"Measured on .*\d{4}-\d\d-\d\d", c):
+            bad.append(f"no date: {c[:90]}")
+        if re.search(r"\bdriver \d{4,}\b(?![.\d])", c):
+            bad.append(f"'driver NNNNN' is a CUDA version: {c[:90]}")
+    return bad
+
+
+def ascii_ids(ids):
+    return sorted(i for i in ids if not re.fullmatch(r"[\x21-\x7e]+", i))
+
+
+def references_listed(page):
+    """Chapters that link to the web without listing every such source in their References."""
+    bad = []
+    for chapter, urls in page.web_links.items():
+        listed = set(page.reference_urls.get(chapter, []))
+        missing = sorted(set(urls) - listed)
+        if missing:
+            bad.append(f"#{chapter}: {len(missing)} not in its References, e.g. {missing[0]}")
+    return bad
 
 
 def decode_data_uri(src):
@@ -185,6 +262,23 @@ def check_print(path, columns, results):
 
     check("solutions are collapsed", [f"{page.details_open} <details open>"] if page.details_open else [])
 
+    check("every id is plain ASCII (no curly quotes in a URL)", ascii_ids(page.ids))
+
+    check("no words meant for a screen (hover, click, collapsed until opened)",
+          sorted({m.group(0) for m in WEB_ONLY.finditer(" ".join("".join(page.prose).split()))}))
+
+    check("every plot caption states its data source once, with its date", plot_captions_once(page.captions))
+
+    check("every cited paper and issue is a link (arXiv ids, owner/repo#N)",
+          sorted({m.group(0) for m in UNLINKED_CITATION.finditer(" ".join("".join(page.prose).split()))}))
+
+    check("every chapter lists the sources it links to in its References", references_listed(page))
+
+    svgs = [(alt, decode_data_uri(src)[1] or b"") for src, alt in page.imgs if src.startswith("data:image/svg")]
+    check("no SVG uses what WeasyPrint draws wrong (<marker>: arrowheads print as squares)",
+          [f"{alt[:50]}: {m.group(0)}" for alt, data in svgs
+           for m in [WEASYPRINT_SVG.search(data.decode("utf-8", "replace"))] if m])
+
 
 
 def site_pages(site):
@@ -254,6 +348,7 @@ def check_site(site, results):
              if f'rel="prev" href="{a}"' not in open(os.path.join(site, b), encoding="utf-8").read()])
 
     problems = []
+    index = []
     try:
         with open(os.path.join(site, "search-index.js"), encoding="utf-8") as f:
             body = f.read()
@@ -265,6 +360,38 @@ def check_site(site, results):
         problems = [f"search-index.js: {e}"]
     check("the search index covers every page", problems)
 
+    check("every id is plain ASCII (no curly quotes in a URL)",
+          [f"{n}: {i}" for n, p in pages.items() for i in ascii_ids(p.ids)])
+    check("every heading has an anchor link to itself",
+          [f"{n}: <{tag} id={ident!r}>" for n, p in pages.items() for tag, ident, links in p.headings
+           if tag != "h1" or "title" not in ident
+           if ident and f"#{ident}" not in links] +
+          [f"{n}: <{tag}> without an id" for n, p in pages.items() for tag, ident, _ in p.headings
+           if not ident and tag in ("h2", "h3")])
+    check("no link leaves the site folder (it works when copied or hosted)",
+          [f"{n}: {h}" for n, p in pages.items() for h in p.hrefs if h.startswith(("../", "/", "file:"))])
+    check("every page links to the PDF and to its own source",
+          [n for n, p in pages.items() if "book.pdf" not in p.hrefs
+           or not any(h.startswith("src/") or h.endswith(".md") for h in p.hrefs)])
+
+    problems = []
+    try:
+        index_entries = index
+        urls = {e["u"] for e in index_entries}
+        for n, p in pages.items():
+            for tag, ident, _ in p.headings:
+                if ident.startswith("solution-") and f"{n}#{ident}" not in urls:
+                    problems.append(f"no entry for {n}#{ident}")
+            code = [l.strip() for l in "".join(p.details_code).split("\n") if len(l.strip()) >= 30]
+            for line in code[:400]:
+                hit = next((e["u"] for e in index_entries if e["u"].partition("#")[0] == n and line in e["x"]), None)
+                if hit:
+                    problems.append(f"{hit} shows solution code: {line[:50]}")
+                    break
+    except NameError:
+        problems = ["no search index"]
+    check("search results for a solution land on it (#solution-…) and never show its code", problems)
+
     with open(os.path.join(site, "site.css"), encoding="utf-8") as f:
         css = f.read()
     check("a dark theme follows the system setting", [] if "prefers-color-scheme: dark" in css else ["site.css"])
@@ -272,6 +399,8 @@ def check_site(site, results):
           [n for n, p in pages.items() if "script book.js" not in p.external])
     check("every Chapter/Figure/Exercise/Appendix/Section reference is a link",
           [f"{n}: {r}" for n, p in pages.items() for r in plain_references(p)])
+    check("every plot caption states its data source once, with its date",
+          [f"{n}: {b}" for n, p in pages.items() for b in plot_captions_once(p.captions)])
 
 
 def main():

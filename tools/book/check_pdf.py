@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """check_pdf.py: check build/book.pdf as a reader would see it: no blank page, a contents page
-with page numbers, numbered pages, nothing running off the page, every figure drawn, no link
-to a local file, title, author, version and date.
+with page numbers, numbered pages, nothing running off the page, every figure drawn with labels
+large enough to read, every link visible as a link, no words meant for a screen ("hover over the
+link"), no link to a local file, title, author, version and date.
 Uses poppler-utils (pdfinfo, pdftoppm, pdftotext). Usage: check_pdf.py book.pdf book.html"""
 
 import base64
@@ -14,7 +15,11 @@ import tempfile
 import xml.dom.minidom
 
 MM = 72 / 25.4              # PDF points per millimetre
-DPI = 24                    # enough to see ink, fast to render
+DPI = 50                    # enough to see ink and the colour of a linked word, fast to render
+MIN_LABEL_PT = 6.4          # print.lua sizes figures for 6.5 pt labels; 4.5 pt is unreadable
+EM_HEIGHT = 1.164           # a DejaVu word's box (pdftotext -bbox) is this many times its size
+WEB_ONLY = re.compile(r"\b(hover(ing)? over|click(ing)? (on|here)|tap (on|here)|collapsed here|until you open it|"
+                      r"scroll (down|up|sideways))\b", re.I)
 MARGIN_TOP_MM, MARGIN_BOTTOM_MM = 20, 22   # print.css @page margins: headers live there
 SLACK_PT = 3                # text may not reach further than this into the side margins
 
@@ -23,44 +28,128 @@ def run(*cmd):
     return subprocess.run(cmd, check=True, capture_output=True).stdout
 
 
-def read_pgm(path):
-    """Return (width, height, bytes) of a binary 8-bit PGM file."""
-    with open(path, "rb") as f:
-        data = f.read()
-    m = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
-    w, h = int(m.group(1)), int(m.group(2))
-    return w, h, data[m.end():]
-
-
-def pages_with_body_words(pdf):
-    """Page numbers that have at least one word between the top and bottom margins."""
-    out = run("pdftotext", "-bbox", pdf, "-").decode("utf-8", "replace")
-    found = set()
-    for n, page in enumerate(re.findall(r"<page (.*?)</page>", out, re.S), 1):
-        height = float(re.search(r'height="([\d.]+)"', page).group(1))
-        for y0, y1 in re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">', page):
-            if float(y0) >= MARGIN_TOP_MM * MM - SLACK_PT and float(y1) <= height - MARGIN_BOTTOM_MM * MM + SLACK_PT:
-                found.add(n)
-                break
-    return found
-
-
-def blank_pages(pdf):
-    """Pages whose body (inside the top and bottom margins) has no ink and no
-    words (a few lines of small code leave too little ink at this resolution)."""
-    texty = pages_with_body_words(pdf)
-    blank = []
+def render(pdf):
+    """Every page as (width, height, RGB bytes) at DPI."""
+    pages = []
     with tempfile.TemporaryDirectory() as tmp:
-        run("pdftoppm", "-r", str(DPI), "-gray", pdf, os.path.join(tmp, "p"))
-        for name in sorted(os.listdir(tmp)):
-            w, h, px = read_pgm(os.path.join(tmp, name))
-            top = int(MARGIN_TOP_MM * MM * DPI / 72)
-            bottom = h - int(MARGIN_BOTTOM_MM * MM * DPI / 72)
-            ink = sum(1 for y in range(top, bottom) for v in px[y * w:(y + 1) * w] if v < 160)
-            page = int(re.search(r"(\d+)", name).group(1))
-            if ink < 15 and page not in texty:
-                blank.append(page)
+        run("pdftoppm", "-r", str(DPI), pdf, os.path.join(tmp, "p"))
+        for name in sorted(os.listdir(tmp), key=lambda n: int(re.search(r"(\d+)", n).group(1))):
+            with open(os.path.join(tmp, name), "rb") as f:
+                data = f.read()
+            m = re.match(rb"P6\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+            pages.append((int(m.group(1)), int(m.group(2)), data[m.end():]))
+    return pages
+
+
+def bbox_pages(pdf):
+    """pdftotext -bbox: per page (width, height, [(x0, y0, x1, y1, word)])."""
+    out = run("pdftotext", "-bbox", pdf, "-").decode("utf-8", "replace")
+    pages = []
+    for page in re.findall(r"<page (.*?)</page>", out, re.S):
+        w = float(re.search(r'width="([\d.]+)"', page).group(1))
+        h = float(re.search(r'height="([\d.]+)"', page).group(1))
+        words = [(float(a), float(b), float(c), float(d), html.unescape(t)) for a, b, c, d, t in re.findall(
+            r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', page)]
+        pages.append((w, h, words))
+    return pages
+
+
+def blank_pages(images, boxes):
+    """Pages whose body (inside the top and bottom margins) has no ink and no words (a few lines
+    of small code leave too little ink at this resolution)."""
+    blank = []
+    for n, ((w, h, px), (_, height, words)) in enumerate(zip(images, boxes), 1):
+        texty = any(y0 >= MARGIN_TOP_MM * MM - SLACK_PT and y1 <= height - MARGIN_BOTTOM_MM * MM + SLACK_PT
+                    for _, y0, _, y1, _ in words)
+        top = int(MARGIN_TOP_MM * MM * DPI / 72)
+        bottom = h - int(MARGIN_BOTTOM_MM * MM * DPI / 72)
+        ink = 0
+        for y in range(top, bottom):
+            row = px[3 * y * w:3 * (y + 1) * w]
+            ink += sum(1 for k in range(0, len(row), 3) if row[k] + row[k + 1] + row[k + 2] < 480)
+            if ink >= 15:
+                break
+        if ink < 15 and not texty:
+            blank.append(n)
     return blank
+
+
+def pdf_objects(raw):
+    """{object number: body} of an uncompressed PDF (WeasyPrint's objects are; streams are not read)."""
+    return {int(m.group(1)): m.group(2) for m in re.finditer(rb"(\d+) 0 obj\s*(<<.*?>>)\s*(?:endobj|stream)", raw, re.S)}
+
+
+def link_rects(raw):
+    """Per page (in order), the rectangles of its link annotations: [(x0, y0, x1, y1, target)]."""
+    objs = pdf_objects(raw)
+    pages_obj = next((b for b in objs.values() if re.search(rb"/Type\s*/Pages\b", b)), b"")
+    kids = [int(k) for k in re.findall(rb"(\d+) 0 R", re.search(rb"/Kids\s*\[(.*?)\]", pages_obj, re.S).group(1))] \
+        if pages_obj else []
+    out = []
+    for k in kids:
+        rects = []
+        annots = re.search(rb"/Annots\s*\[(.*?)\]", objs.get(k, b""), re.S)
+        for ref in re.findall(rb"(\d+) 0 R", annots.group(1)) if annots else []:
+            a = objs.get(int(ref), b"")
+            r = re.search(rb"/Rect\s*\[\s*([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s*\]", a)
+            if r and b"/Link" in a:
+                x0, y0, x1, y1 = (float(v) for v in r.groups())
+                target = re.search(rb"/Dest\s*\((.*?)\)|/URI\s*\((.*?)\)", a)
+                t = (target.group(1) or target.group(2) or b"").decode("latin-1") if target else ""
+                rects.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1), t))
+        out.append(rects)
+    return out
+
+
+def invisible_links(images, rects, skip_pages, boxes):
+    """Links whose words look like the text around them: no pixel of the link colour in their box
+    (a glossary term printed in black, without underline, is not seen as a link)."""
+    bad = []
+    for n, ((w, h, px), page_rects) in enumerate(zip(images, rects), 1):
+        if n in skip_pages:
+            continue
+        scale = DPI / 72
+        for x0, y0, x1, y1, target in page_rects:
+            if x1 - x0 < 2:     # Pandoc's empty anchor on each line of highlighted code
+                continue
+            # PDF y grows upwards; the image's downwards.
+            c0, c1 = int(x0 * scale), min(w, int(x1 * scale) + 1)
+            r0, r1 = max(0, int(h - y1 * scale)), min(h, int(h - y0 * scale) + 1)
+            blue = 0
+            for y in range(r0, r1):
+                for x in range(c0, c1):
+                    i = 3 * (y * w + x)
+                    if px[i + 2] - px[i] > 30:
+                        blue += 1
+            if blue < 2:
+                words = [t for a, b, c, d, t in boxes[n - 1][2]
+                         if a >= x0 - 1 and c <= x1 + 1 and b >= boxes[n - 1][1] - y1 - 1 and d <= boxes[n - 1][1] - y0 + 1]
+                bad.append(f"page {n}: link to {target[:40]} on {' '.join(words)[:50]!r} looks like plain text")
+    return bad
+
+
+def small_figure_labels(boxes, figures):
+    """For each figure (alt text, labels), the smallest of its label words on the page of its
+    caption, in pt, when smaller than MIN_LABEL_PT."""
+    bad = []
+    for alt, labels in figures:
+        m = re.match(r"(Figure [\w.]+:)", alt)
+        if not m:
+            continue
+        label_words = {w for l in labels for w in l.split() if len(w) >= 2}
+        for n, (_, _, words) in enumerate(boxes, 1):
+            caption = next((k for k, (_, _, _, _, t) in enumerate(words) if t == m.group(1).split()[1]
+                            and k > 0 and words[k - 1][4] == "Figure"), None)
+            if caption is None:
+                continue
+            cap_y = words[caption][1]
+            sizes = [((y1 - y0) / EM_HEIGHT, t) for x0, y0, x1, y1, t in words if y1 <= cap_y and t in label_words]
+            if sizes:
+                pt, word = min(sizes)
+                if pt < MIN_LABEL_PT:
+                    bad.append(f"{m.group(1)} page {n}: {word!r} prints at {pt:.1f} pt (at least {MIN_LABEL_PT})")
+            break
+    return bad
 
 
 def words_off_page(pdf):
@@ -106,7 +195,10 @@ def main(pdf, book_html):
     page_texts = text.split("\f")[:pages]
     flat = " ".join(text.split())
 
-    results.append((f"none of the {pages} pages is blank", [f"page {p}" for p in blank_pages(pdf)]))
+    with open(pdf, "rb") as f:
+        raw = f.read()
+    images, boxes = render(pdf), bbox_pages(pdf)
+    results.append((f"none of the {pages} pages is blank", [f"page {p}" for p in blank_pages(images, boxes)]))
 
     toc = next((i for i, t in enumerate(page_texts[:6]) if re.search(r"^\s*Contents\s*$", t, re.M)), None)
     toc_lines = re.findall(r"\S.*?\.{3,}\s*(\d+)\s*$", page_texts[toc], re.M) if toc is not None else []
@@ -136,8 +228,6 @@ def main(pdf, book_html):
 
     results.append(("no text runs off the page (code included)", words_off_page(pdf)))
 
-    with open(pdf, "rb") as f:
-        raw = f.read()
     uris = [u.decode("latin-1") for u in re.findall(rb"/URI\s*\(([^)]*)\)", raw)]
     results.append(("no link points at a local file (file://)", sorted({u for u in uris if not re.match(r"https?:|mailto:", u)})))
 
@@ -148,7 +238,17 @@ def main(pdf, book_html):
     results.append(("the title page gives the version and the date",
                     [] if re.search(r"Version \S+ · \d{4}-\d\d-\d\d", page_texts[0]) else ["no 'Version X · YYYY-MM-DD' on page 1"]))
 
-    for alt, labels in svg_labels(book_html):
+    figures = svg_labels(book_html)
+    results.append((f"the smallest label of every figure prints at {MIN_LABEL_PT} pt or more",
+                    small_figure_labels(boxes, figures)))
+    contents_pages = set(range(1, (toc or 0) + 2 + len([t for t in page_texts[(toc or 0) + 1:(toc or 0) + 6]
+                                                         if re.search(r"\.{3,}\s*\d+\s*$", t, re.M)])))
+    results.append(("every link is visibly a link (link colour), glossary terms included",
+                    invisible_links(images, link_rects(raw), contents_pages, boxes)))
+    results.append(("no words meant for a screen (hover, click, collapsed until opened)",
+                    sorted({m.group(0) for m in WEB_ONLY.finditer(flat)})))
+
+    for alt, labels in figures:
         found = [l for l in labels if l in flat]
         ok = not labels or len(found) * 2 >= len(labels)
         results.append((f"figure drawn in the PDF: {alt[:60]}",

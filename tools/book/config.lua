@@ -14,6 +14,8 @@ local M = {
   depfile = nil,          -- where to write make's dependency list
   target = nil,           -- the part being made (the depfile's target)
   strict = false,         -- book-check: an exercise not stated in its chapter is an error
+  sources = "chapters/sources.ini",  -- the catalog of cited documents (cite.lua)
+  facts = nil,            -- where chapter.lua writes the part's facts (partinfo.lua) for the site
 }
 
 -- Split text into words (runs of non-space).
@@ -59,6 +61,8 @@ function M.load(meta)
   M.depfile = get("book-depfile")
   M.target = get("book-target")
   M.strict = (get("book-strict") or "") == "true"
+  M.sources = get("book-sources") or M.sources
+  M.facts = get("book-facts")
   return meta
 end
 

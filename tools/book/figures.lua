@@ -20,6 +20,50 @@ function M.plot_csv(script)
   return "bench/results/" .. pandoc.path.filename(script):gsub("%.gp$", "") .. ".csv"
 end
 
+-- Words of `text` as Pandoc inlines (Str and Space).
+local function inlines(text)
+  local out = pandoc.List()
+  for w in text:gmatch("%S+") do
+    if #out > 0 then
+      out:insert(pandoc.Space())
+    end
+    out:insert(pandoc.Str(w))
+  end
+  return out
+end
+
+-- A plot's caption says once where its data was measured: the build appends "Measured on GPU
+-- (driver, clock), date; data: file." (plotmeta.lua), so the author's caption must not name the
+-- file or the date itself, and the data must have a date.
+function M.plot_caption(img, src, script)
+  local csv = M.plot_csv(script)
+  local sentence, m = plotmeta.sentence(csv, script)
+  if sentence == "" then
+    return nil
+  end
+  local said = pandoc.utils.stringify(img.caption)
+  local twice = {}
+  for _, s in ipairs({ csv, pandoc.path.filename(csv), "Data:", m.date and m.date:sub(1, 10) }) do
+    if s and said:find(s, 1, true) then
+      table.insert(twice, "'" .. s .. "'")
+    end
+  end
+  if #twice > 0 then
+    errors.add(config.source, "plot " .. src .. ": its caption names " .. table.concat(twice, " and ")
+      .. "; the build adds 'Measured on " .. m.gpu .. " ..., date; data: " .. csv .. ".' itself, "
+      .. "so say it once: remove that from the caption")
+  end
+  if not m.date then
+    errors.add(config.source, "plot " .. src .. ": " .. csv .. " says nowhere when it was measured: "
+      .. "give it a date column, or add a line '# date: YYYY-MM-DD' to " .. script)
+  end
+  local text = sentence:gsub("; data: .*$", "; data:")
+  img.caption:insert(pandoc.Space())
+  img.caption:extend(inlines(text))
+  img.caption:extend({ pandoc.Space(), pandoc.Link({ pandoc.Code(csv) }, csv), pandoc.Str(".") })
+  return img
+end
+
 -- Record an error for an image that the book could not embed.
 function M.Image(img)
   local src = img.src
@@ -35,12 +79,7 @@ function M.Image(img)
   if files.exists(src) then
     files.note(src)
     if plot then
-      -- A plot's caption says where its data was measured: GPU, driver, clock, date, file.
-      local where = plotmeta.sentence(M.plot_csv("figures/plots/" .. plot .. ".gp"))
-      if where ~= "" then
-        img.caption:extend({ pandoc.Space(), pandoc.Str(where) })
-        return img
-      end
+      return M.plot_caption(img, src, "figures/plots/" .. plot .. ".gp")
     end
     return nil
   end

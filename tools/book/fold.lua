@@ -63,6 +63,12 @@ local function break_code(line, limit, suffix)
       end
     end
     if not best then
+      -- Nothing to break at, but an indent deeper than the page: move the text left until it
+      -- ends at the margin (a continuation aligned far right under an opening parenthesis).
+      local body = line:gsub("^%s+", "")
+      if width(body) <= limit then
+        line = string.rep(" ", limit - width(body)) .. body
+      end
       break
     end
     table.insert(out, line:sub(1, best - 1) .. suffix)
@@ -106,10 +112,15 @@ local function fold_c(line, limit)
 end
 
 -- Fold one line of program output: continuation lines hang under the text after a label
--- ("  fix       use an atomic ..." continues under "use"), or 4 columns in.
-local function fold_output(line, limit)
+-- ("  fix       use an atomic ..." continues under "use"; `column`, the block's usual label
+-- width, also serves a label with one space: "  last wait this ..."), or 4 columns in.
+local function fold_output(line, limit, column)
   local label = line:match("^(%s*%S+%s%s+)%S")
   local indent = line:match("^(%s*)")
+  if not label and column and column > #indent + 1 and line:sub(column, column) == " "
+    and line:sub(column + 1, column + 1):match("%S") then
+    label = line:sub(1, column)
+  end
   local hang = label and string.rep(" ", width(label)) or (indent .. "    ")
   local first = label or indent
   return M.fill(line:sub(#first + 1), limit, first, hang)
@@ -119,6 +130,20 @@ end
 -- Returns the new text and whether anything changed.
 function M.block(text, limit, lang)
   local out, changed = {}, false
+  -- Program output: the most common label width of the block's lines.
+  local column
+  if not C_LIKE[lang] and not SHELL[lang] then
+    local counts, best = {}, 0
+    for line in (text .. "\n"):gmatch("(.-)\n") do
+      local label = line:match("^(%s*%S+%s%s+)%S")
+      if label then
+        counts[#label] = (counts[#label] or 0) + 1
+        if counts[#label] > best or (counts[#label] == best and #label < column) then
+          best, column = counts[#label], #label
+        end
+      end
+    end
+  end
   for line in (text .. "\n"):gmatch("(.-)\n") do
     line = line:gsub("\t", "    ")
     if width(line) <= limit then
@@ -131,7 +156,7 @@ function M.block(text, limit, lang)
       elseif SHELL[lang] then
         folded = break_code(line, limit, " \\")
       else
-        folded = fold_output(line, limit)
+        folded = fold_output(line, limit, column)
       end
       for _, l in ipairs(folded) do
         table.insert(out, l)

@@ -35,16 +35,25 @@ local function term_id(span)
   return "term-" .. numbering.slug(pandoc.utils.stringify(span))
 end
 
--- Every term of the book: { id, title (tooltip), phrases = { {words...}, ... } }; the id of
--- the chapter that holds them (no links are made inside it); and `doc` with an id on each
--- term's span and the match attributes gone.
+-- Chapter pass: a term's span gets its id (term-slug) where the glossary defines it.
+function M.Span(span)
+  if span.classes:includes("term") and span.identifier == "" then
+    span.identifier = term_id(span)
+    return span
+  end
+end
+
+-- Every term of the book: { id, title (tooltip), phrases = { {words...}, ... } }, and the id of
+-- the chapter that holds them (no links are made inside it). The terms are the spans of
+-- definition lists (top-level blocks of the glossary); their match attributes are removed.
 function M.collect(doc)
   local terms, chapter, current = {}, nil, nil
   for _, b in ipairs(doc.blocks) do
     if b.t == "Header" and b.level == 1 then
       current = b.identifier
     elseif b.t == "DefinitionList" then
-      for _, item in ipairs(b.content) do
+      local items = b.content
+      for _, item in ipairs(items) do
         local term, defs = item[1], item[2]
         for _, el in ipairs(term) do
           if el.t == "Span" and el.classes:includes("term") then
@@ -59,26 +68,20 @@ function M.collect(doc)
               end
             end
             table.insert(terms, { id = term_id(el), title = first_sentence(defs[1] or {}), phrases = list })
+            el.attributes["match"] = nil
             chapter = current
           end
         end
       end
+      b.content = items
     end
   end
-  doc = doc:walk({
-    Span = function(span)
-      if span.classes:includes("term") then
-        span.identifier = term_id(span)
-        span.attributes["match"] = nil
-        return span
-      end
-    end,
-  })
   return terms, chapter, doc
 end
 
 -- A replace function for phrases.rewrite that links each term once: `used` holds the ids of the
--- terms already linked (the caller empties it at each chapter).
+-- terms already linked (the caller empties it at each chapter). Nothing is linked where
+-- phrases.rewrite says the text is `skipped` (a quotation).
 function M.replacer(terms, used)
   local all = {}
   for _, t in ipairs(terms) do
@@ -86,31 +89,29 @@ function M.replacer(terms, used)
       table.insert(all, { term = t, words = p })
     end
   end
-  table.sort(all, function(a, b) return #a.words > #b.words end)
-  return function(inlines, i)
-    local el = inlines[i]
-    if el.t ~= "Str" and el.t ~= "Code" then
+  local index = phrases.index(all)
+  local function unused(cand)
+    return not used[cand.term.id]
+  end
+  return function(inlines, i, skipped)
+    if skipped then  -- inside a quotation: someone else's words
       return nil
     end
-    for _, cand in ipairs(all) do
-      if not used[cand.term.id] then
-        local last, open, rest = phrases.match(inlines, i, cand.words)
-        if last then
-          used[cand.term.id] = true
-          local out = pandoc.List()
-          if open ~= "" then
-            out:insert(pandoc.Str(open))
-          end
-          out:insert(pandoc.Link(phrases.slice(inlines, i, last, open, rest), "#" .. cand.term.id,
-            cand.term.title, pandoc.Attr("", { "term" })))
-          if rest ~= "" then
-            out:insert(pandoc.Str(rest))
-          end
-          return last, out
-        end
-      end
+    local cand, last, open, rest = phrases.longest(index, inlines, i, unused)
+    if not cand then
+      return nil
     end
-    return nil
+    used[cand.term.id] = true
+    local out = pandoc.List()
+    if open ~= "" then
+      out:insert(pandoc.Str(open))
+    end
+    out:insert(pandoc.Link(phrases.slice(inlines, i, last, open, rest), "#" .. cand.term.id,
+      cand.term.title, pandoc.Attr("", { "term" })))
+    if rest ~= "" then
+      out:insert(pandoc.Str(rest))
+    end
+    return last, out
   end
 end
 

@@ -6,15 +6,32 @@ local config = require("config")
 
 local M = {}
 
--- Pandoc's auto-identifier rule: lower case; keep letters, digits, _ - . and non-ASCII;
--- join the remaining words with '-'; drop everything before the first letter.
+-- Latin letters with accents, spelt plainly in ids (é -> e); other non-ASCII characters
+-- (curly quotes, CJK) are dropped, so that every id is plain ASCII and survives any URL.
+local PLAIN = {}
+for plain, accented in pairs({ a = "àáâãäåā", c = "çč", e = "èéêëēě", i = "ìíîïī", n = "ñń",
+  o = "òóôõöøō", s = "šś", u = "ùúûüūů", y = "ýÿ", z = "žź" }) do
+  for _, cp in utf8.codes(accented) do
+    PLAIN[utf8.char(cp)] = plain
+  end
+end
+PLAIN["ß"] = "ss"
+
+-- Pandoc's auto-identifier rule, in ASCII: lower case; keep letters, digits, _ - .; join the
+-- remaining words with '-'; drop everything before the first letter.
 function M.slug(text)
-  local s = pandoc.text.lower(text):gsub("[^%w_%.%-%s\128-\255]", "")
+  local s = pandoc.text.lower(text):gsub(utf8.charpattern, function(ch)
+    if #ch == 1 then
+      return ch
+    end
+    return PLAIN[ch] or (ch:match("^\u{2019}$") and "" or " ")
+  end)
+  s = s:gsub("[^%w_%.%-%s]", "")
   local words = {}
   for w in s:gmatch("%S+") do
     table.insert(words, w)
   end
-  s = table.concat(words, "-"):gsub("^[^%a\128-\255]+", "")
+  s = table.concat(words, "-"):gsub("^[^%a]+", "")
   if s == "" then
     return "section"
   end
@@ -65,6 +82,9 @@ function M.Pandoc(doc)
         renamed[slug] = renamed[slug] or h.identifier
       else
         used[h.identifier] = true
+      end
+      if h.level == 1 then
+        h.attributes["source"] = config.source  -- the site links each page to its Markdown
       end
       if config.kind == "front" then
         return h
@@ -120,10 +140,9 @@ function M.Pandoc(doc)
       if target then
         if renamed[target] and not used[target] then
           link.target = "#" .. renamed[target]
+          return link
         end
-        link.attributes["book-src"] = config.source
       end
-      return link
     end,
   })
 end

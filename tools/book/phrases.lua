@@ -83,44 +83,130 @@ function M.slice(inlines, i, j, open, rest)
   return out
 end
 
+-- The words a Str could be the first word of a phrase as: its text without opening
+-- punctuation, and that without closing punctuation or a possessive ('s).
+local function first_words(text)
+  local body = text:sub(#text:match(OPEN) + 1)
+  local out = { body }
+  local bare = body:gsub("[%.,;:!%?%)%]”’\"']+$", "")
+  if bare ~= body then
+    table.insert(out, bare)
+  end
+  local stem = bare:match("^(.+)’s$") or bare:match("^(.+)'s$")
+  if stem then
+    table.insert(out, stem)
+  end
+  return out
+end
+
+-- An index of `candidates` (each with `words`, a list) by first word, for M.longest: the book
+-- has thousands of words and hundreds of phrases, and trying every phrase at every word is slow.
+function M.index(candidates)
+  local by_first = {}
+  for _, c in ipairs(candidates) do
+    local list = by_first[c.words[1]]
+    if not list then
+      list = {}
+      by_first[c.words[1]] = list
+    end
+    table.insert(list, c)
+  end
+  return by_first
+end
+
+-- The longest candidate of `index` (M.index) that matches at position i of `inlines` and for
+-- which `wanted(c)` is true: (candidate, last index, opening punctuation, closing text) or nil.
+function M.longest(index, inlines, i, wanted)
+  local el = inlines[i]
+  local keys
+  if el.t == "Str" then
+    keys = first_words(el.text)
+  elseif el.t == "Code" then
+    keys = { el.text }
+  else
+    return nil
+  end
+  local best, best_last, best_open, best_rest
+  for _, key in ipairs(keys) do
+    for _, c in ipairs(index[key] or {}) do
+      if (not best or #c.words > #best.words) and (not wanted or wanted(c)) then
+        local last, open, rest = M.match(inlines, i, c.words)
+        if last then
+          best, best_last, best_open, best_rest = c, last, open, rest
+        end
+      end
+    end
+  end
+  if best then
+    return best, best_last, best_open, best_rest
+  end
+  return nil
+end
+
 local DESCEND = { Emph = true, Strong = true, Span = true, Quoted = true, SmallCaps = true,
   Underline = true, Strikeout = true, Superscript = true, Subscript = true }
 
--- Rewrite a list of inlines with `replace(inlines, i)`, which returns (last index used,
--- replacement inlines) or nil; descends into emphasis and spans but never into links, nor
--- into an element for which `skip(el)` is true.
-function M.rewrite(inlines, replace, skip)
-  local out = pandoc.List()
+-- Rewrite a list of inlines with `replace(inlines, i, skipped)`, which returns (last index used,
+-- replacement inlines) or nil; descends into emphasis and spans but never into links. Inside an
+-- element for which `skip(el)` is true (a quotation), `skipped` is true.
+function M.rewrite(inlines, replace, skip, skipped)
+  local out, changed = pandoc.List(), false
   local i = 1
   while i <= #inlines do
     local el = inlines[i]
-    local last, repl = replace(inlines, i)
+    local last, repl = replace(inlines, i, skipped)
     if last then
       out:extend(repl)
       i = last + 1
+      changed = true
     else
-      if skip and skip(el) then
-        -- left as it is
-      elseif DESCEND[el.t] then
-        el.content = M.rewrite(el.content, replace, skip)
-      elseif el.t == "Image" then  -- a figure's caption is running text too
-        el.caption = M.rewrite(el.caption, replace, skip)
+      local inner = skipped or (skip ~= nil and skip(el))
+      local t = el.t
+      if DESCEND[t] then
+        local content, c = M.rewrite(el.content, replace, skip, inner)
+        if c then
+          el.content = content
+          changed = true
+        end
+      elseif t == "Image" then  -- a figure's caption is running text too
+        local caption, c = M.rewrite(el.caption, replace, skip, inner)
+        if c then
+          el.caption = caption
+          changed = true
+        end
       end
       out:insert(el)
       i = i + 1
     end
   end
-  return out
+  return out, changed
+end
+
+-- One replace function that tries each of `...` in turn (one pass over the text for all).
+function M.first(...)
+  local list = { ... }
+  return function(inlines, i, skipped)
+    for _, replace in ipairs(list) do
+      local last, repl = replace(inlines, i, skipped)
+      if last then
+        return last, repl
+      end
+    end
+    return nil
+  end
 end
 
 -- Apply `replace` to the running text of `block` (every Para and Plain inside it), in order.
 function M.walk_block(block, replace, skip)
   local function fix(b)
-    b.content = M.rewrite(b.content, replace, skip)
-    return b
+    local content, changed = M.rewrite(b.content, replace, skip)
+    if changed then  -- setting unchanged content back costs as much as the search
+      b.content = content
+      return b
+    end
   end
   if block.t == "Para" or block.t == "Plain" then
-    return fix(block)
+    return fix(block) or block
   end
   if block.t == "Header" or block.t == "CodeBlock" or block.t == "RawBlock" then
     return block

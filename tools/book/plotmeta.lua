@@ -1,6 +1,8 @@
 -- plotmeta.lua: where a plot's data was measured (GPU, driver, SM clock, date), read from its
 -- CSV's columns gpu, driver, sm_clock_mhz and date (first data row), with summary.json in the
--- CSV's folder filling what the CSV lacks; figures.lua adds it to the plot's caption.
+-- CSV's folder filling what the CSV lacks, and lines `# date: 2026-11-29` (or gpu, driver,
+-- sm_clock_mhz) of the plot script saying what neither says or correcting it; figures.lua
+-- adds the sentence to the plot's caption.
 
 local files = require("files")
 
@@ -39,8 +41,9 @@ end
 
 local KEYS = { "gpu", "driver", "sm_clock_mhz", "date" }
 
--- { gpu=, driver=, sm_clock_mhz=, date= } (any may be nil) for the CSV at `path`.
-function M.read(path)
+-- { gpu=, driver=, sm_clock_mhz=, date= } (any may be nil) for the CSV at `path`; `script`
+-- (optional) is the plot script, whose `# key: value` lines win.
+function M.read(path, script)
   local meta = {}
   local text = files.read(path)
   if text then
@@ -67,19 +70,37 @@ function M.read(path)
       end
     end
   end
+  local own = script and files.exists(script) and files.read(script)
+  for _, line in ipairs(own and files.lines(own) or {}) do
+    local key, value = line:match("^#%s*([%w_]+):%s*(.-)%s*$")
+    for _, k in ipairs(KEYS) do
+      if key == k and value ~= "" then
+        meta[k] = value
+      end
+    end
+  end
   return meta
 end
 
--- The sentence for a caption: "Measured on NVIDIA H200 (driver …, SM clock 1980 MHz), 2026-11-29;
--- data: bench/results/x.csv." Empty when the CSV names no GPU.
-function M.sentence(path)
-  local m = M.read(path)
+-- A driver column holding cudaDriverGetVersion()'s number (13000) names the CUDA version.
+function M.driver(value)
+  local n = value and value:match("^%d+$") and tonumber(value)
+  if n and n >= 1000 then
+    return string.format("CUDA %d.%d", n // 1000, (n % 1000) // 10)
+  end
+  return value and ("driver " .. value)
+end
+
+-- The sentence for a caption, as text: "Measured on NVIDIA H200 (driver …, SM clock 1980 MHz),
+-- 2026-11-29; data: bench/results/x.csv." Empty when the CSV names no GPU.
+function M.sentence(path, script)
+  local m = M.read(path, script)
   if not m.gpu then
     return ""
   end
   local details = {}
   if m.driver then
-    table.insert(details, "driver " .. m.driver)
+    table.insert(details, M.driver(m.driver))
   end
   if m.sm_clock_mhz then
     table.insert(details, "SM clock " .. m.sm_clock_mhz .. " MHz")
@@ -91,7 +112,7 @@ function M.sentence(path)
   if m.date then
     s = s .. ", " .. m.date:sub(1, 10)
   end
-  return s .. "; data: " .. path .. "."
+  return s .. "; data: " .. path .. ".", m
 end
 
 return M

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """site.py: split the book (one HTML fragment written by Pandoc) into the multi-page site:
 index.html (title page, preface, contents) and one page per chapter and appendix, with a
-sidebar, previous/next links, a search index, copy buttons and figures that open full size.
+sidebar, previous/next links, anchors on headings, a search index, code blocks that wrap with a
+continuation mark, figures that open full size, and links to the PDF and to each page's source.
 The fragment starts with the title page (<header class="title-page">, fragment.html).
-Usage: site.py BOOK_FRAGMENT.html SITE_DIR --version V --date D --highlight-css FILE [--repo-root DIR]"""
+Links to repository files (exercise skeletons, plot data) are copied into the site (src/) so
+that it works wherever it is copied or hosted, or point under --source-url when one is given.
+Usage: site.py BOOK_FRAGMENT.html SITE_DIR --version V --date D --highlight-css FILE
+               [--repo-root DIR] [--pdf build/book.pdf] [--source-url URL]"""
 
 import argparse
 import html
@@ -18,10 +22,11 @@ H1 = re.compile(r"<h1\b[^>]*>.*?</h1>", re.S)
 ID_ATTR = re.compile(r'\bid="([^"]+)"')
 TAG = re.compile(r"<[^>]+>")
 MIN_LABEL_PX = 9        # smallest figure label a phone may show; narrower figures scroll instead
-
+TAB = 4                 # site.css: tab-size
+HANG_MAX = 24           # continuation lines of a wrapped code line start at most this far in
 
 BLOCK_TAG = re.compile(r"</?(?:p|div|li|h\d|pre|tr|td|th|br|dd|dt|dl|figure|figcaption|table|ul|ol|"
-                       r"blockquote|details|summary|nav|header)\b[^>]*>")
+                       r"blockquote|details|summary|nav|header|section|span class=\"ln\")\b[^>]*>")
 
 
 def text_of(fragment):
@@ -35,6 +40,7 @@ def heading_parts(h):
     attrs, inner = m.group(1), m.group(2)
     ident = (ID_ATTR.search(attrs) or [None, ""])[1]
     classes = (re.search(r'class="([^"]*)"', attrs) or [None, ""])[1].split()
+    inner = re.sub(r'<a class="anchor"[^>]*>.*?</a>', "", inner)
     num = re.search(r'<span\s+class="header-section-number">([^<]*)</span>', inner)
     title = text_of(re.sub(r'<span\s+class="header-section-number">[^<]*</span>', "", inner))
     return ident, num.group(1) if num else "", title, classes
@@ -45,6 +51,8 @@ class Page:
         self.name, self.body = name, body
         first = H1.search(body)
         self.id, self.number, self.title, _ = heading_parts(first.group(0)) if first else ("", "", "", [])
+        src = re.search(r'\bdata-source="([^"]+)"', first.group(0)) if first else None
+        self.source = html.unescape(src.group(1)) if src else ""
         self.ids = set(ID_ATTR.findall(body))
         self.sections = [heading_parts(h) for h in re.findall(r"<h2\b[^>]*>.*?</h2>", body, re.S)]
 
@@ -66,9 +74,37 @@ def split_pages(fragment):
     return pages
 
 
-def rewrite_links(pages, repo_prefix):
+def headings_own_ids(fragment):
+    """Pandoc writes a div that starts with a heading as <section id=X><hN>: the id moves to the
+    heading, which is what a link, an anchor and a search result point at."""
+    return re.sub(r'<section id="([^"]+)"([^>]*)>(\s*)<h([1-6])\b(?![^>]*\bid=)',
+                  r'<section\2>\3<h\4 id="\1"', fragment)
+
+
+class Sources:
+    """Repository files the site links to: copied under site/src/ (or linked under a URL)."""
+
+    def __init__(self, site, repo_root, url):
+        self.site, self.root, self.url, self.copied = site, repo_root, url, set()
+
+    def href(self, path):
+        """The href for repository file `path` from a page of the site, or None if it is missing."""
+        path = os.path.normpath(path).replace(os.sep, "/")
+        if path.startswith("../") or not os.path.isfile(os.path.join(self.root, path)):
+            return None
+        if self.url:
+            return self.url + path
+        if path not in self.copied:
+            dest = os.path.join(self.site, "src", path)
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            shutil.copyfile(os.path.join(self.root, path), dest)
+            self.copied.add(path)
+        return "src/" + path
+
+
+def rewrite_links(pages, sources):
     """#id links to another page become page.html#id; links to repository files (written from
-    the repository root) get the path from the site folder to the root."""
+    the repository root) go to the site's copy of the file."""
     where = {}
     for p in pages:
         for i in p.ids:
@@ -85,8 +121,87 @@ def rewrite_links(pages, repo_prefix):
                 return f'href="{target.name}{html.escape(href, quote=True)}"'
             if re.match(r"^[a-z][a-z0-9+.-]*:", href) or href.startswith("/"):
                 return m.group(0)
-            return f'href="{html.escape(repo_prefix + href, quote=True)}"'
+            path, _, frag = href.partition("#")
+            new = sources.href(path)
+            if new is None:
+                return m.group(0)   # check_html.py reports it
+            return f'href="{html.escape(new + ("#" + frag if frag else ""), quote=True)}"'
         p.body = re.sub(r'href="([^"]*)"', fix, p.body)
+
+
+def add_anchors(pages):
+    """Every heading with an id gets a link to itself (shown on hover), as in mdBook."""
+    def anchor(m):
+        ident = ID_ATTR.search(m.group(2))
+        if not ident:
+            return m.group(0)
+        return (f'<h{m.group(1)}{m.group(2)}>{m.group(3)}<a class="anchor" href="#{ident.group(1)}" '
+                f'aria-label="Link to this section">#</a></h{m.group(1)}>')
+    for p in pages:
+        p.body = re.sub(r"<h([1-4])\b([^>]*)>(.*?)</h\1>", anchor, p.body, flags=re.S)
+
+
+def width(s):
+    return len(s.expandtabs(TAB))
+
+
+def hang(plain, output, column=0):
+    """Where a wrapped line continues, in characters: for program output, under the text after a
+    label ("  fix       use ..." continues under "use"; `column` is the block's usual label
+    width, which also serves a label with one space, "  last wait this ..."), else 4 columns
+    deeper than the line."""
+    indent = width(re.match(r"^\s*", plain).group(0))
+    h = indent + 4
+    if output:
+        label = re.match(r"^(\s*\S+\s\s+)\S", plain)
+        if label:
+            h = width(label.group(1))
+        elif column > indent + 1 and plain[column - 1:column] == " " and plain[column:column + 1].strip():
+            h = column
+    return max(3, min(h, HANG_MAX))
+
+
+def label_column(plains):
+    """The most common label width of an output block's lines (0 when none has a label)."""
+    widths = [width(m.group(1)) for m in (re.match(r"^(\s*\S+\s\s+)\S", p) for p in plains) if m]
+    return max(set(widths), key=widths.count) if widths else 0
+
+
+def wrap_code(pages):
+    """Each line of a code block becomes <span class="ln" style="--h:Nch">: site.css wraps it
+    with a hanging indent of N characters and a continuation mark; the block sits in
+    <div class="code">, which holds the copy button outside the text."""
+    line_span = re.compile(r'<span id="([^"]+)">(?:<a href="#[^"]*" aria-hidden="true" tabindex="-1"></a>)?'
+                           r'(.*)</span>$', re.S)
+
+    def lines(body, output):
+        rows = []
+        for raw in body.split("\n"):
+            m = line_span.match(raw)
+            rows.append((m.group(1), m.group(2)) if m else (None, raw))
+        plains = [html.unescape(TAG.sub("", text)) for _, text in rows]
+        column = label_column(plains) if output else 0
+        out = []
+        for (ident, text), plain in zip(rows, plains):
+            ida = f' id="{ident}"' if ident else ""
+            out.append(f'<span{ida} class="ln" style="--h:{hang(plain, output, column)}ch">{text}</span>')
+        return "\n".join(out)
+
+    def block(m):
+        pre_open, code_open, body = m.group(2), m.group(3), m.group(4)
+        output = "sourceCode" not in pre_open
+        kind = "output" if output else "source"
+        if body.endswith("\n"):
+            body = body[:-1]
+        inner = f"{pre_open}{code_open}{lines(body, output)}</code></pre>"
+        if m.group(1):
+            inner = f"{m.group(1)}{inner}</div>"
+        return f'<div class="code {kind}">{inner}</div>'
+
+    pattern = re.compile(r'(<div class="sourceCode"[^>]*>)?(<pre\b[^>]*>)(<code\b[^>]*>)(.*?)</code></pre>'
+                         r'(?(1)</div>)', re.S)
+    for p in pages:
+        p.body = pattern.sub(block, p.body)
 
 
 def svg_fonts(path):
@@ -124,10 +239,11 @@ def place_figures(pages, site, repo_root):
             return fig
         local = copy(html.unescape(src))
         width, font = svg_fonts(os.path.join(repo_root, html.unescape(src)))
-        # The width at which the smallest label is MIN_LABEL_PX (at most the figure's own width);
-        # check_browser.py reads data-min-font.
+        # On a phone a figure keeps the width at which its smallest label is MIN_LABEL_PX (at
+        # most its own width) and scrolls; site.css uses --min-w only on narrow screens, a
+        # wider screen always shows the whole figure. check_browser.py reads data-min-font.
         least = int(min(width, width * MIN_LABEL_PX / font) + 0.5) if width else 0
-        style = f' style="min-width: {least}px" data-min-font="{font:g}"' if width else ""
+        style = f' style="--min-w: {least}px" data-min-font="{font:g}"' if width else ""
         fig = fig.replace(f'src="{src}"', f'src="{local}"{style}', 1)
         fig = re.sub(r"(<img\b[^>]*>)", lambda i: f'<a class="figure-open" href="{local}" '
                      f'title="Open the figure full size">{i.group(1)}</a>', fig, count=1)
@@ -140,8 +256,9 @@ def place_figures(pages, site, repo_root):
 
 
 def wrap_tables(pages):
-    """Tables scroll sideways on a narrow screen instead of breaking identifiers mid-word;
-    identifiers in cells may break after :: . _ / or inside camelCase only."""
+    """Tables scroll sideways on a narrow screen instead of breaking identifiers mid-word (book.js
+    says so under a table that does); identifiers in cells may break after :: . _ / or inside
+    camelCase only."""
     def cell_code(m):
         code = re.sub(r"(::|\.|_|/)(?=[^<])", r"\1<wbr>", m.group(1))
         code = re.sub(r"([a-z])(?=[A-Z])", r"\1<wbr>", code)
@@ -149,16 +266,20 @@ def wrap_tables(pages):
 
     def table(m):
         t = re.sub(r"<code>([^<]*)</code>", cell_code, m.group(0))
-        return f'<div class="scroll-x">{t}</div>'
+        return f'<div class="scroll-x table-wrap" tabindex="0">{t}</div>'
 
     for p in pages:
         p.body = re.sub(r"<table\b.*?</table>", table, p.body, flags=re.S)
 
 
+HIDDEN = re.compile(r'<details class="solution">.*?</details>|<(span|div) class="print-only">.*?</\1>', re.S)
+
+
 def search_entries(page):
-    """One entry per section (the text from one h1/h2/h3 to the next) of a page."""
+    """One entry per section (the text from one h1/h2/h3 to the next) of a page; the solutions
+    stay out of the text (they are closed until the reader opens one)."""
     out = []
-    parts = re.split(r"(<h[123]\b[^>]*>.*?</h[123]>)", page.body, flags=re.S)
+    parts = re.split(r"(<h[123]\b[^>]*>.*?</h[123]>)", HIDDEN.sub(" ", page.body), flags=re.S)
     head = ("", page.title or "Preface")
     for chunk in parts:
         if re.match(r"<h[123]\b", chunk):
@@ -195,11 +316,12 @@ def prev_next(pages, i):
     links = []
     if i > 0:
         p = pages[i - 1]
-        links.append(f'<a class="prev" rel="prev" href="{p.name}"><span>Previous</span>'
+        links.append(f'<a class="prev" rel="prev" href="{p.name}" title="Previous chapter (←)"><span>Previous</span>'
                      f'{html.escape(p.label() or "Preface")}</a>')
     if i + 1 < len(pages):
         p = pages[i + 1]
-        links.append(f'<a class="next" rel="next" href="{p.name}"><span>Next</span>{html.escape(p.label())}</a>')
+        links.append(f'<a class="next" rel="next" href="{p.name}" title="Next chapter (→)"><span>Next</span>'
+                     f'{html.escape(p.label())}</a>')
     return '<nav class="prev-next" aria-label="Previous and next chapter">' + "".join(links) + "</nav>"
 
 
@@ -212,10 +334,23 @@ def contents(pages):
                        for i, n, t, _ in p.sections if n)
         rows.append(f'<li><a href="{p.name}"><span class="num">{html.escape(p.number)}</span> '
                     f'{html.escape(p.title)}</a>' + (f"<ul>{subs}</ul>" if subs else "") + "</li>")
-    return '<nav id="book-contents" class="contents"><h2 id="contents">Contents</h2><ul>' + "".join(rows) + "</ul></nav>"
+    return ('<nav id="book-contents" class="contents"><h2 id="contents">Contents<a class="anchor" href="#contents" '
+            'aria-label="Link to this section">#</a></h2><ul>' + "".join(rows) + "</ul></nav>")
 
 
-def render(page, pages, i, args, template):
+def tools(page, args, sources):
+    """The top bar's links: the PDF and the page's Markdown source."""
+    out = []
+    if args.pdf:
+        out.append('<a class="tool" href="book.pdf" title="The whole book as one PDF (made by make book)">PDF</a>')
+    src = sources.href(page.source or "book.md")
+    if src:
+        out.append(f'<a class="tool" href="{html.escape(src, quote=True)}" '
+                   f'title="This page\'s source ({html.escape(page.source or "book.md")})">Source</a>')
+    return "".join(out)
+
+
+def render(page, pages, i, args, template, sources):
     title = args.title if page.name == "index.html" else f"{page.label()} · {args.title}"
     body = page.body
     if page.name == "index.html":
@@ -227,6 +362,7 @@ def render(page, pages, i, args, template):
             .replace("{{book-title}}", html.escape(args.title.split(":")[0]))
             .replace("{{version}}", html.escape(args.version))
             .replace("{{date}}", html.escape(args.date))
+            .replace("{{tools}}", tools(page, args, sources))
             .replace("{{sidebar}}", sidebar(pages, page))
             .replace("{{prev-next}}", prev_next(pages, i))
             .replace("{{body}}", body))
@@ -240,6 +376,9 @@ def main():
     ap.add_argument("--date", default="")
     ap.add_argument("--highlight-css", required=True)
     ap.add_argument("--repo-root", default=".")
+    ap.add_argument("--pdf", default="", help="the PDF: linked from every page, copied into the site when it "
+                    "exists (make book builds it and copies it in after the site)")
+    ap.add_argument("--source-url", default="", help="link repository files under this URL instead of copying them")
     args = ap.parse_args()
 
     with open(args.fragment, encoding="utf-8") as f:
@@ -253,16 +392,20 @@ def main():
     head = re.match(r'\s*<header class="title-page">(.*?)</header>', fragment, re.S)
     if not head:
         sys.exit(f"site.py: {args.fragment} does not start with <header class=\"title-page\">")
-    fragment = fragment[head.end():]
+    fragment = headings_own_ids(fragment[head.end():])
     args.title = text_of((re.search(r'<h1 class="title">(.*?)</h1>', head.group(1), re.S) or [0, ""])[1])
     args.subtitle = text_of((re.search(r'<p class="subtitle">(.*?)</p>', head.group(1), re.S) or [0, ""])[1])
+    if args.pdf and os.path.isfile(args.pdf):
+        shutil.copyfile(args.pdf, os.path.join(args.site, "book.pdf"))
+    sources = Sources(args.site, args.repo_root, args.source_url)
     pages = split_pages(fragment)
-    repo_prefix = os.path.relpath(args.repo_root, args.site).replace(os.sep, "/") + "/"
-    rewrite_links(pages, repo_prefix)
+    wrap_code(pages)        # first: it drops the code lines' own links (#cb1-1), which repeat across pages
+    rewrite_links(pages, sources)
     place_figures(pages, args.site, args.repo_root)
     wrap_tables(pages)
 
     index = [e for p in pages for e in search_entries(p)]
+    add_anchors(pages)
     with open(os.path.join(args.site, "search-index.js"), "w", encoding="utf-8") as f:
         f.write("/* search-index.js: made by tools/book/site.py; one entry per section. */\n")
         f.write("window.BOOK_SEARCH_INDEX = " + json.dumps(index, ensure_ascii=False) + ";\n")
@@ -271,7 +414,7 @@ def main():
     shutil.copyfile(args.highlight_css, os.path.join(args.site, "highlight.css"))
     for i, p in enumerate(pages):
         with open(os.path.join(args.site, p.name), "w", encoding="utf-8") as f:
-            f.write(render(p, pages, i, args, template))
+            f.write(render(p, pages, i, args, template, sources))
     print(f"site: {len(pages)} pages, {len(index)} search entries in {args.site}", file=sys.stderr)
     return 0
 

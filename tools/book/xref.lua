@@ -16,33 +16,11 @@ local PLURAL = { chapters = true, appendices = true, figures = true, exercises =
 local JOINERS = { ["and"] = true, ["or"] = true, ["to"] = true, ["–"] = true, ["-"] = true }
 
 -- Targets of the whole book: { chapter = { ["3"] = "ch03", A = "solutions" }, figure = {...},
--- exercise = { ["2.1"] = "ch02.neighbor_read" }, section = { ["2.4"] = "ch02-..." } }.
-function M.targets(doc, exercise_labels)
-  local t = { chapter = {}, figure = {}, exercise = exercise_labels or {}, section = {} }
-  doc:walk({
-    Header = function(h)
-      local num
-      for _, el in ipairs(h.content) do
-        if el.t == "Span" and el.classes:includes("header-section-number") then
-          num = pandoc.utils.stringify(el)
-        end
-      end
-      if num then
-        if h.level == 1 then
-          t.chapter[num] = h.identifier
-        else
-          t.section[num] = h.identifier
-        end
-      end
-    end,
-    Image = function(img)
-      local num = img.attributes["book-figure"]
-      if num and img.identifier ~= "" then
-        t.figure[num] = img.identifier
-      end
-    end,
-  })
-  return t
+-- exercise = { ["2.1"] = "ch02.neighbor_read" }, section = { ["2.4"] = "ch02-..." } }, from the
+-- parts' facts (partinfo.lua) and the exercise labels of the course files.
+function M.targets(facts, exercise_labels)
+  return { chapter = facts.chapter, figure = facts.figure, exercise = exercise_labels or {},
+    section = facts.section }
 end
 
 -- Split "1.2," into ("1.2", ","); "2–3" into ("2", "–3"); nil when it is not a number.
@@ -60,6 +38,11 @@ local function number_of(s, kind)
     return num, rest
   end
   return nil
+end
+
+-- A space between words, or a line break of the source ("Figure\n3.1").
+local function is_space(el)
+  return el.t == "Space" or el.t == "SoftBreak"
 end
 
 -- A replace function for phrases.rewrite; `missing(kind, number)` is told of dangling references.
@@ -81,7 +64,7 @@ function M.replacer(targets, missing)
     end
     local open, word = el.text:match("^([%(%[“‘\"']*)(%a+)$")
     local kind = word and KINDS[word:lower()]
-    if not kind or not (inlines[i + 1] and inlines[i + 1].t == "Space") or not inlines[i + 2]
+    if not kind or not (inlines[i + 1] and is_space(inlines[i + 1])) or not inlines[i + 2]
       or inlines[i + 2].t ~= "Str" then
       return nil
     end
@@ -111,13 +94,13 @@ function M.replacer(targets, missing)
           rest = r2
         end
         break
-      elseif rest == "," and inlines[last + 1] and inlines[last + 1].t == "Space" and inlines[last + 2]
+      elseif rest == "," and inlines[last + 1] and is_space(inlines[last + 1]) and inlines[last + 2]
         and inlines[last + 2].t == "Str" then
         nxt = last + 2
         joiner = { pandoc.Str(","), pandoc.Space() }
-      elseif rest == "" and inlines[last + 1] and inlines[last + 1].t == "Space" and inlines[last + 2]
+      elseif rest == "" and inlines[last + 1] and is_space(inlines[last + 1]) and inlines[last + 2]
         and inlines[last + 2].t == "Str" and JOINERS[inlines[last + 2].text] and inlines[last + 3]
-        and inlines[last + 3].t == "Space" and inlines[last + 4] and inlines[last + 4].t == "Str" then
+        and is_space(inlines[last + 3]) and inlines[last + 4] and inlines[last + 4].t == "Str" then
         nxt = last + 4
         joiner = { pandoc.Space(), pandoc.Str(inlines[last + 2].text), pandoc.Space() }
       else
