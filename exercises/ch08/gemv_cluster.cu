@@ -13,7 +13,7 @@
 
 /* One kernel per compiled token count: NB is a constant inside, so the
  * accumulators are registers (gemv_block.h). */
-__global__ void gemv_cluster_t1(GEMV_CLUSTER_PARAMS)
+__global__ void GEMV_BOUNDS(1) gemv_cluster_t1(GEMV_CLUSTER_PARAMS)
 {
     // TODO(ch08.gemv_cluster): the kernel for nb <= 1 (see gemv_cluster.h). The
     // kernels for 2, 4 and 8 tokens can share one inline function with this one.
@@ -21,19 +21,19 @@ __global__ void gemv_cluster_t1(GEMV_CLUSTER_PARAMS)
 }
 DSM_KERNEL_ENTRY(gemv_cluster_t1, GEMV_CLUSTER_TYPES)
 
-__global__ void gemv_cluster_t2(GEMV_CLUSTER_PARAMS)
+__global__ void GEMV_BOUNDS(2) gemv_cluster_t2(GEMV_CLUSTER_PARAMS)
 {
     (void)W; (void)x; (void)y; (void)bias; (void)residual; (void)M; (void)K; (void)nb; (void)rows; (void)unroll;
 }
 DSM_KERNEL_ENTRY(gemv_cluster_t2, GEMV_CLUSTER_TYPES)
 
-__global__ void gemv_cluster_t4(GEMV_CLUSTER_PARAMS)
+__global__ void GEMV_BOUNDS(4) gemv_cluster_t4(GEMV_CLUSTER_PARAMS)
 {
     (void)W; (void)x; (void)y; (void)bias; (void)residual; (void)M; (void)K; (void)nb; (void)rows; (void)unroll;
 }
 DSM_KERNEL_ENTRY(gemv_cluster_t4, GEMV_CLUSTER_TYPES)
 
-__global__ void gemv_cluster_t8(GEMV_CLUSTER_PARAMS)
+__global__ void GEMV_BOUNDS(8) gemv_cluster_t8(GEMV_CLUSTER_PARAMS)
 {
     (void)W; (void)x; (void)y; (void)bias; (void)residual; (void)M; (void)K; (void)nb; (void)rows; (void)unroll;
 }
@@ -79,8 +79,11 @@ dsm_error_t gemv_cluster_launch(const gemv_plan *plan, const void *W, const void
         return err;
     int rows = plan->rows, unroll = plan->unroll;
     void *args[] = {(void *)&W, (void *)&x, &y, (void *)&bias, (void *)&residual, &M, &K, &nb, &rows, &unroll};
+    /* A cluster of one needs no cluster attribute: every CTA of a plain launch
+     * is a cluster of one, and a plain launch is cheaper (the chapter measures it). */
+    unsigned cluster = plan->split > 1 ? (unsigned)plan->split : 0u;
     dsm_launch_config cfg = {DSM_DIM3((unsigned)(plan->clusters * plan->split), 1, 1),
-                             DSM_DIM3((unsigned)plan->threads, 1, 1), DSM_DIM3((unsigned)plan->split, 1, 1),
+                             DSM_DIM3((unsigned)plan->threads, 1, 1), DSM_DIM3(cluster, 0 < cluster, 0 < cluster),
                              plan->smem};
     return dsm_launch(&cfg, gemv_cluster_kernel(nb), args);
 }

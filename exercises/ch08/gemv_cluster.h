@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include "dsm_host.h"
+#include "gemv_shape.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -20,11 +21,14 @@ extern "C" {
  * (layout: gemv_block.h; bias and residual may each be NULL: no term).
  *
  * Launch: plan->clusters * plan->split CTAs in 1-D clusters of plan->split
- * (1..16, at most K / 8), plan->threads threads (a multiple of 32, at most
- * 1024), plan->smem = gemv_cluster_smem(rows, threads, nb) bytes of dynamic
- * shared memory, after gemv_cluster_prepare. Cluster c owns rows
- * [c * rows, min(M, (c + 1) * rows)); `unroll` (1, 2 or 4) is a hint your
- * kernel may ignore. What the tests require, on every schedule:
+ * (1..16, at most K / 8; a split of 1 may also be a plain launch, in which
+ * every CTA is a cluster of one), plan->threads threads (a multiple of 32, at
+ * most gemv_max_threads(nb): 1024 up to 2 tokens, 512 for 4, 256 for 8, what
+ * the registers of GEMV_BOUNDS allow), plan->smem =
+ * gemv_cluster_smem(rows, threads, nb) bytes of dynamic shared memory, after
+ * gemv_cluster_prepare. Cluster c owns rows [c * rows, min(M, (c + 1) * rows));
+ * `unroll` (1, 2 or 4) is a hint your kernel may ignore. What the tests
+ * require, on every schedule:
  *   - the right y (exactly, for data whose sums fp32 represents exactly),
  *     with the same bits in every run: no atomics anywhere, global or DSMEM;
  *   - split-K: every CTA of a cluster reads one contiguous slice of K of every
@@ -39,14 +43,17 @@ extern "C" {
  *   - at most two cluster barriers per thread.
  * The kernel must run every configuration this file's functions accept:
  * gemv_cluster_smem nonzero for (rows, threads, nb) means that it does; it
- * must accept at least rows 1..16 with threads 32..1024.
+ * must accept at least rows 1..16 with threads 32..gemv_max_threads(nb). On
+ * the GPU that is a promise about registers too, which the emulator does not
+ * model: the tests launch every block size on the GPU.
  */
 // BOOK-END(kernel-contract)
 dsm_kernel_t gemv_cluster_kernel(int nb);
 
 /* Dynamic shared memory, in bytes, of one CTA of the kernel for nb tokens with
  * `rows` rows per cluster and `threads` threads; 0 when your kernel does not
- * support that configuration. At most 227 KB. */
+ * support that configuration (threads above gemv_max_threads(nb) among them).
+ * At most 227 KB. */
 size_t gemv_cluster_smem(int rows, int threads, int nb);
 
 /* A launch shape. */
@@ -83,8 +90,9 @@ dsm_error_t gemv_cluster_plan(int M, int K, int nb, int sm_count, gemv_plan *pla
  * dynamic shared memory above 48 KB) on gemv_cluster_kernel(nb). */
 dsm_error_t gemv_cluster_prepare(const gemv_plan *plan, int nb);
 
-/* gemv_cluster_prepare, then launches the plan on the default stream (what
- * dsm_launch returns; synchronize to see execution errors). */
+/* gemv_cluster_prepare, then launches the plan on the default stream, a split
+ * of 1 as a plain launch (what dsm_launch returns; synchronize to see
+ * execution errors). */
 dsm_error_t gemv_cluster_launch(const gemv_plan *plan, const void *W, const void *x, float *y, const float *bias,
                                 const float *residual, int M, int K, int nb);
 

@@ -10,7 +10,7 @@
  * ws[blockIdx.x * rows * 8 ...], one cluster barrier publishes the slots to
  * the cluster (barrier.cluster.arrive.release / wait.acquire order global
  * memory as well), and each CTA adds its share of the outputs from its peers'
- * slots in rank order. The one difference from the DSMEM version is where
+ * slots in rank order. A cluster of one skips the workspace and the barrier. The one difference from the DSMEM version is where
  * the partials live: L2 instead of the peers' shared memory. Global memory
  * outlives the CTAs, so no second barrier is needed before exit.
  */
@@ -43,10 +43,12 @@ static __device__ __forceinline__ void gemv_cluster_gmem(const uint4 *__restrict
 
     int n = nrows * nb, lo = reduce_scatter_lo(n, rank, split), hi = reduce_scatter_lo(n, rank + 1, split);
     size_t slot = (size_t)rows * 8, first = (size_t)blockIdx.x - (size_t)rank;   /* rank 0's block */
-    for (int o = (int)threadIdx.x; o < n; o += (int)blockDim.x)
-        if (o < lo || o >= hi)  /* my own share I add from part */
-            ws[(size_t)blockIdx.x * slot + (size_t)o] = part[o];
-    dsm_cluster_sync();     /* every slot written and published to the cluster */
+    if (split > 1) {    /* a cluster of one has nothing to exchange (as the DSMEM kernel) */
+        for (int o = (int)threadIdx.x; o < n; o += (int)blockDim.x)
+            if (o < lo || o >= hi)  /* my own share I add from part */
+                ws[(size_t)blockIdx.x * slot + (size_t)o] = part[o];
+        dsm_cluster_sync();     /* every slot written and published to the cluster */
+    }
     for (int o = lo + (int)threadIdx.x; o < hi; o += (int)blockDim.x) {
         /* the peers' partials four at a time, the four loads in flight together
          * (all sixteen at once would cost this kernel registers, so occupancy,
@@ -76,11 +78,11 @@ static __device__ __forceinline__ void gemv_cluster_gmem(const uint4 *__restrict
 #define GEMV_GMEM_TYPES                                                                                             \
     const uint4 *, const uint4 *, float *, const float *, const float *, float *, int, int, int, int, int
 
-__global__ void gemv_cluster_gmem_t1(GEMV_GMEM_PARAMS) { gemv_cluster_gmem(W, x, y, bias, residual, ws, M, K, nb, rows, unroll, 1); }
+__global__ void GEMV_BOUNDS(1) gemv_cluster_gmem_t1(GEMV_GMEM_PARAMS) { gemv_cluster_gmem(W, x, y, bias, residual, ws, M, K, nb, rows, unroll, 1); }
 DSM_KERNEL_ENTRY(gemv_cluster_gmem_t1, GEMV_GMEM_TYPES)
-__global__ void gemv_cluster_gmem_t2(GEMV_GMEM_PARAMS) { gemv_cluster_gmem(W, x, y, bias, residual, ws, M, K, nb, rows, unroll, 2); }
+__global__ void GEMV_BOUNDS(2) gemv_cluster_gmem_t2(GEMV_GMEM_PARAMS) { gemv_cluster_gmem(W, x, y, bias, residual, ws, M, K, nb, rows, unroll, 2); }
 DSM_KERNEL_ENTRY(gemv_cluster_gmem_t2, GEMV_GMEM_TYPES)
-__global__ void gemv_cluster_gmem_t4(GEMV_GMEM_PARAMS) { gemv_cluster_gmem(W, x, y, bias, residual, ws, M, K, nb, rows, unroll, 4); }
+__global__ void GEMV_BOUNDS(4) gemv_cluster_gmem_t4(GEMV_GMEM_PARAMS) { gemv_cluster_gmem(W, x, y, bias, residual, ws, M, K, nb, rows, unroll, 4); }
 DSM_KERNEL_ENTRY(gemv_cluster_gmem_t4, GEMV_GMEM_TYPES)
-__global__ void gemv_cluster_gmem_t8(GEMV_GMEM_PARAMS) { gemv_cluster_gmem(W, x, y, bias, residual, ws, M, K, nb, rows, unroll, 8); }
+__global__ void GEMV_BOUNDS(8) gemv_cluster_gmem_t8(GEMV_GMEM_PARAMS) { gemv_cluster_gmem(W, x, y, bias, residual, ws, M, K, nb, rows, unroll, 8); }
 DSM_KERNEL_ENTRY(gemv_cluster_gmem_t8, GEMV_GMEM_TYPES)

@@ -36,25 +36,25 @@ static __device__ __forceinline__ void gemv_rowpar(const uint4 *__restrict__ W, 
 }
 // BOOK-END(rowpar)
 
-__global__ void gemv_rowpar_t1(const uint4 *W, const uint4 *x, float *y, int M, int K, int nb, int rows, int unroll)
+__global__ void GEMV_BOUNDS(1) gemv_rowpar_t1(const uint4 *W, const uint4 *x, float *y, int M, int K, int nb, int rows, int unroll)
 {
     gemv_rowpar(W, x, y, M, K, nb, rows, unroll, 1);
 }
 DSM_KERNEL_ENTRY(gemv_rowpar_t1, const uint4 *, const uint4 *, float *, int, int, int, int, int)
 
-__global__ void gemv_rowpar_t2(const uint4 *W, const uint4 *x, float *y, int M, int K, int nb, int rows, int unroll)
+__global__ void GEMV_BOUNDS(2) gemv_rowpar_t2(const uint4 *W, const uint4 *x, float *y, int M, int K, int nb, int rows, int unroll)
 {
     gemv_rowpar(W, x, y, M, K, nb, rows, unroll, 2);
 }
 DSM_KERNEL_ENTRY(gemv_rowpar_t2, const uint4 *, const uint4 *, float *, int, int, int, int, int)
 
-__global__ void gemv_rowpar_t4(const uint4 *W, const uint4 *x, float *y, int M, int K, int nb, int rows, int unroll)
+__global__ void GEMV_BOUNDS(4) gemv_rowpar_t4(const uint4 *W, const uint4 *x, float *y, int M, int K, int nb, int rows, int unroll)
 {
     gemv_rowpar(W, x, y, M, K, nb, rows, unroll, 4);
 }
 DSM_KERNEL_ENTRY(gemv_rowpar_t4, const uint4 *, const uint4 *, float *, int, int, int, int, int)
 
-__global__ void gemv_rowpar_t8(const uint4 *W, const uint4 *x, float *y, int M, int K, int nb, int rows, int unroll)
+__global__ void GEMV_BOUNDS(8) gemv_rowpar_t8(const uint4 *W, const uint4 *x, float *y, int M, int K, int nb, int rows, int unroll)
 {
     gemv_rowpar(W, x, y, M, K, nb, rows, unroll, 8);
 }

@@ -23,6 +23,20 @@
 /* Accumulators a thread keeps: GEMV_RT(NB) * NB <= 16. */
 #define GEMV_ACC_MAX 16
 
+/*
+ * Threads per CTA a kernel for NB tokens is compiled to launch with, at most,
+ * and how many CTAs of that size an SM must be able to hold at once. A launch
+ * needs threads x registers per thread of the SM's 65536 registers: with 8
+ * tokens a thread holds 16 sums and its loads in flight, and the compiler,
+ * left alone, took 134 registers, so that 1024 threads could not launch at all
+ * and 256 held one CTA per SM. GEMV_BOUNDS(NB) (__launch_bounds__ on every
+ * kernel of the chapter) makes it fit: at most 65536 / (max x min) registers
+ * per thread, 64 up to 4 tokens, 128 with 8.
+ */
+#define GEMV_MAX_THREADS(NB) ((NB) <= 2 ? 1024 : (NB) <= 4 ? 512 : 256)
+#define GEMV_MIN_CTAS(NB) ((NB) <= 2 ? 1 : 2)
+#define GEMV_BOUNDS(NB) __launch_bounds__(GEMV_MAX_THREADS(NB), GEMV_MIN_CTAS(NB))
+
 #if defined(__CUDACC__)
 #define GEMV_FN static __host__ __device__ __forceinline__
 #define GEMV_UNROLL _Pragma("unroll")
@@ -33,6 +47,9 @@
 
 /* The compiled token count that runs nb tokens: 1, 2, 4 or 8. */
 GEMV_FN int gemv_kernel_nb(int nb) { return nb <= 1 ? 1 : nb <= 2 ? 2 : nb <= 4 ? 4 : 8; }
+
+/* The most threads per CTA the kernels that run nb tokens launch with. */
+GEMV_FN int gemv_max_threads(int nb) { return GEMV_MAX_THREADS(gemv_kernel_nb(nb)); }
 
 /* Slice s of `split` balanced K slices: chunks [*c0, *c1) of a row of kc
  * chunks. Slices differ by at most one chunk; with split > kc some are empty. */

@@ -60,13 +60,13 @@ static __device__ __forceinline__ void gemv_splitk_atomic(const uint4 *__restric
 #define GEMV_ATOMIC_PARAMS const uint4 *W, const uint4 *x, float *y, int M, int K, int nb, int rows, int split, int unroll
 #define GEMV_ATOMIC_TYPES const uint4 *, const uint4 *, float *, int, int, int, int, int, int
 
-__global__ void gemv_splitk_atomic_t1(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 1); }
+__global__ void GEMV_BOUNDS(1) gemv_splitk_atomic_t1(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 1); }
 DSM_KERNEL_ENTRY(gemv_splitk_atomic_t1, GEMV_ATOMIC_TYPES)
-__global__ void gemv_splitk_atomic_t2(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 2); }
+__global__ void GEMV_BOUNDS(2) gemv_splitk_atomic_t2(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 2); }
 DSM_KERNEL_ENTRY(gemv_splitk_atomic_t2, GEMV_ATOMIC_TYPES)
-__global__ void gemv_splitk_atomic_t4(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 4); }
+__global__ void GEMV_BOUNDS(4) gemv_splitk_atomic_t4(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 4); }
 DSM_KERNEL_ENTRY(gemv_splitk_atomic_t4, GEMV_ATOMIC_TYPES)
-__global__ void gemv_splitk_atomic_t8(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 8); }
+__global__ void GEMV_BOUNDS(8) gemv_splitk_atomic_t8(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 8); }
 DSM_KERNEL_ENTRY(gemv_splitk_atomic_t8, GEMV_ATOMIC_TYPES)
 
 dsm_kernel_t gemv_atomic_init_kernel(void) { return DSM_KERNEL(gemv_atomic_init); }

@@ -40,13 +40,13 @@ static __device__ __forceinline__ void gemv_partial(const uint4 *__restrict__ W,
 #define GEMV_PARTIAL_PARAMS const uint4 *W, const uint4 *x, float *ws, int M, int K, int nb, int rows, int split, int unroll
 #define GEMV_PARTIAL_TYPES const uint4 *, const uint4 *, float *, int, int, int, int, int, int
 
-__global__ void gemv_partial_t1(GEMV_PARTIAL_PARAMS) { gemv_partial(W, x, ws, M, K, nb, rows, split, unroll, 1); }
+__global__ void GEMV_BOUNDS(1) gemv_partial_t1(GEMV_PARTIAL_PARAMS) { gemv_partial(W, x, ws, M, K, nb, rows, split, unroll, 1); }
 DSM_KERNEL_ENTRY(gemv_partial_t1, GEMV_PARTIAL_TYPES)
-__global__ void gemv_partial_t2(GEMV_PARTIAL_PARAMS) { gemv_partial(W, x, ws, M, K, nb, rows, split, unroll, 2); }
+__global__ void GEMV_BOUNDS(2) gemv_partial_t2(GEMV_PARTIAL_PARAMS) { gemv_partial(W, x, ws, M, K, nb, rows, split, unroll, 2); }
 DSM_KERNEL_ENTRY(gemv_partial_t2, GEMV_PARTIAL_TYPES)
-__global__ void gemv_partial_t4(GEMV_PARTIAL_PARAMS) { gemv_partial(W, x, ws, M, K, nb, rows, split, unroll, 4); }
+__global__ void GEMV_BOUNDS(4) gemv_partial_t4(GEMV_PARTIAL_PARAMS) { gemv_partial(W, x, ws, M, K, nb, rows, split, unroll, 4); }
 DSM_KERNEL_ENTRY(gemv_partial_t4, GEMV_PARTIAL_TYPES)
-__global__ void gemv_partial_t8(GEMV_PARTIAL_PARAMS) { gemv_partial(W, x, ws, M, K, nb, rows, split, unroll, 8); }
+__global__ void GEMV_BOUNDS(8) gemv_partial_t8(GEMV_PARTIAL_PARAMS) { gemv_partial(W, x, ws, M, K, nb, rows, split, unroll, 8); }
 DSM_KERNEL_ENTRY(gemv_partial_t8, GEMV_PARTIAL_TYPES)
 
 /* The second kernel: any 1-D grid, 1 <= split <= 16; y[b * M + m] = sum over s in order of

@@ -9,7 +9,7 @@ static gemv_plan test_shape(const gemv_problem *p, int split, int rows, int thre
     gemv_plan s = {split, rows, threads, unroll, gemv_cluster_smem(rows, threads, p->nb), (p->M + rows - 1) / rows};
     if (s.smem == 0)
         fail_msg("gemv_cluster_smem(%d rows, %d threads, %d tokens) is 0: the contract asks your kernel to run rows "
-                 "1..16 with threads 32..1024", rows, threads, p->nb);
+                 "1..16 with threads 32..gemv_max_threads(nb) = %d", rows, threads, p->nb, gemv_max_threads(p->nb));
     return s;
 }
 
@@ -145,9 +145,35 @@ static void test_gemv_cluster_awkward_shapes(void **state)
     run_cluster(&p, &s2);
     gemv_problem_free(&p);
     gemv_problem q = gemv_problem_make(5, 8 * 300, 8, 1, 0, 1);
-    gemv_plan s3 = test_shape(&q, 2, 16, 1024, 2);  /* 1024 threads, more rows than fit */
+    gemv_plan s3 = test_shape(&q, 2, 16, gemv_max_threads(8), 2);  /* the biggest block for 8 tokens, more rows than M */
     run_cluster(&q, &s3);
     gemv_problem_free(&q);
+}
+
+/* Every block size the contract promises, for every compiled token count, in
+ * clusters of one (a plain launch) and of two. On the GPU this is where a
+ * kernel whose threads need more registers than an SM has fails to launch
+ * (cudaErrorLaunchOutOfResources), which the emulator cannot see: it does not
+ * model registers. */
+static void test_gemv_cluster_runs_every_block_size_it_promises(void **state)
+{
+    (void)state;
+    static const int nbs[] = {1, 2, 3, 4, 8};
+    for (int i = 0; i < 5; ++i) {
+        int nb = nbs[i];
+        gemv_problem p = gemv_problem_make(16 + (int)test_random_below(8), 8 * (40 + (int)test_random_below(40)), nb, 1,
+                                           1, 0);
+        for (int threads = 32; threads <= gemv_max_threads(nb); threads *= 2) {
+            /* on the emulator, the biggest block once per kernel: a thread is a fiber there */
+            if (test_on_emulator() && threads > 128 && threads < gemv_max_threads(nb))
+                continue;
+            for (int split = 1; split <= 2; ++split) {
+                gemv_plan s = test_shape(&p, split, 16, threads, 2);
+                run_cluster(&p, &s);
+            }
+        }
+        gemv_problem_free(&p);
+    }
 }
 
 static void test_gemv_cluster_real_data_within_tolerance(void **state)
@@ -229,9 +255,10 @@ static void test_gemv_cluster_plan_on_this_gpu(void **state)
     (void)state;
     if (test_on_emulator())
         skip();
-    check_plan(256, 7168, 1, 132, "this GPU");
-    check_plan(4096, 4096, 8, 132, "this GPU");
-    check_plan(128256, 4096, 1, 132, "this GPU");
+    static const int shapes[][2] = {{256, 7168}, {576, 7168}, {1536, 7168}, {4096, 4096}, {128256, 4096}, {64, 7168}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i)
+        for (int nb = 1; nb <= 8; nb *= 2)
+            check_plan(shapes[i][0], shapes[i][1], nb, 132, "this GPU");
 }
 
 /* The plan end to end: small problems on a pretend GPU of a few SMs, launched
@@ -257,6 +284,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_gemv_cluster_clusters_of_1_to_16),
     cmocka_unit_test(test_gemv_cluster_fused_epilogue),
     cmocka_unit_test(test_gemv_cluster_awkward_shapes),
+    cmocka_unit_test(test_gemv_cluster_runs_every_block_size_it_promises),
     cmocka_unit_test(test_gemv_cluster_real_data_within_tolerance),
     cmocka_unit_test(test_gemv_cluster_plan_follows_the_rules_on_every_modelled_gpu),
     cmocka_unit_test(test_gemv_cluster_plan_on_this_gpu),
