@@ -1,5 +1,5 @@
 /* ch08_gemv.c: make bench's chapter 8 family: the decode GEMV y = W x (bf16 weights streamed from HBM) for the shapes of Llama-3.1-8B and DeepSeek-V3-like small-M layers: every variant of chapter 8 and cuBLAS in one run, each checked, swept over its design space, against the HBM read bandwidth measured in the same run. */
-// bench-kernels: ch08/dot_bf16.cu ch08/gemv_splitk_atomic.cu ch08/gemv_cluster.cu ch08/gemv_twokernel.cu ch08/gemv_cluster_gmem.cu ch08/stream_read.cu
+// bench-kernels: ch08/dot_bf16.cu ch08/gemv_splitk_atomic.cu ch08/gemv_cluster.cu ch08/gemv_twokernel.cu ch08/gemv_cluster_gmem.cu ch08/stream_read.cu ch08/rs_probe.cu
 /*
  * What it measures. For every shape (M x K) and token count nb (1, 2, 4, 8):
  *   rowpar            gemv_rowpar_t<NB>: whole rows per CTA, no split of K (the baseline)
@@ -61,6 +61,7 @@ DSM_DECLARE_KERNEL(gemv_cluster_gmem_t4);
 DSM_DECLARE_KERNEL(gemv_cluster_gmem_t8);
 DSM_DECLARE_KERNEL(stream_read);
 DSM_DECLARE_KERNEL(launch_mark);
+DSM_DECLARE_KERNEL(rs_probe);
 
 #define GEMV_ROTATE_L2 5        /* the copies of W together: at least 5 x L2 */
 #define GEMV_GRAPH_BYTES 6e8    /* weight bytes one timed graph streams, at least */
@@ -926,22 +927,81 @@ typedef struct anat_point {
     const char *what;
     unsigned ctas, threads, cluster;    /* cluster 0: a plain launch */
     int pdl;
+    int rs;     /* 0: launch_mark; 1: rs_probe with its reduce-scatter, 2: rs_probe without */
     double us;                          /* µs per call; < 0: not measured */
 } anat_point;
 
-/* A graph of ncalls launch_mark calls (call i marks with base + i), launched
- * once and checked (every CTA's mark of the last call), then timed: µs per
+#define RS_PROBE_N 64   /* floats per partial vector in the reduce-scatter probe */
+
+/* reduce_scatter_lo (ch08/reduce_scatter.h, a device header): rank q's share of n in a cluster of S starts here. */
+static int rs_lo(int n, int q, int S) { return (int)((long long)q * n / S); }
+
+/* Enqueues call i of a's kernel with this mark. */
+static dsm_error_t anat_call(ctx *c, const anat_point *a, uint32_t mark)
+{
+    dsm_launch_config cfg = {DSM_DIM3(a->ctas, 1, 1), DSM_DIM3(a->threads, 1, 1),
+                             DSM_DIM3(a->cluster, a->cluster > 0, a->cluster > 0), a->rs ? 4 * RS_PROBE_N : 0};
+    int pdl = a->pdl;
+    if (a->rs) {
+        float *out = c->dws;
+        int n = RS_PROBE_N, m = (int)mark, exchange = a->rs == 1;
+        void *args[] = {&out, &n, &m, &exchange};
+        return launch_ex(c, &cfg, DSM_KERNEL(rs_probe), args, 0);
+    }
+    uint32_t *out = c->dout;
+    void *args[] = {&out, &mark, &pdl};
+    return launch_ex(c, &cfg, DSM_KERNEL(launch_mark), args, pdl);
+}
+
+/* Checks what the last call (mark) left: every CTA's mark, or every share of every cluster's sums. */
+static int anat_check(ctx *c, const anat_point *a, uint32_t mark)
+{
+    if (!a->rs) {
+        uint32_t *got = malloc((size_t)a->ctas * 4);
+        dsm_memcpy_to_host(got, c->dout, (size_t)a->ctas * 4);
+        for (unsigned b = 0; b < a->ctas; ++b)
+            if (got[b] != mark + b) {
+                bench_fail(c->b, "launch anatomy, %s: CTA %u marked 0x%08x, the last call's mark is 0x%08x", a->what,
+                           b, got[b], mark + b);
+                free(got);
+                return 0;
+            }
+        free(got);
+        return 1;
+    }
+    int n = RS_PROBE_N, S = (int)a->cluster, nc = (int)a->ctas / S;
+    float *got = malloc((size_t)nc * n * 4);
+    dsm_memcpy_to_host(got, c->dws, (size_t)nc * n * 4);
+    for (int k = 0; k < nc * n; ++k) {
+        int i = k % n, q = 0;
+        while (q + 1 < S && rs_lo(n, q + 1, S) <= i)
+            ++q;
+        double want = a->rs == 1 ? (double)S * mark + (double)n * S * (S - 1) / 2 + (double)S * i
+                                 : (double)mark + (double)q * n + i;
+        if ((double)got[k] != want) {
+            bench_fail(c->b, "launch anatomy, %s: cluster %d, element %d is %.1f, want %.1f", a->what, k / n, i,
+                       (double)got[k], want);
+            free(got);
+            return 0;
+        }
+    }
+    free(got);
+    return 1;
+}
+
+/* A graph of ncalls calls of a's kernel (call i marks with base + i),
+ * launched once and checked (what the last call left), then timed: µs per
  * call, the median of `repeats`. On the emulator: one call, checked, 0 µs. */
 static void time_marks(ctx *c, anat_point *a, int ncalls, int repeats)
 {
     a->us = -1;
-    uint32_t *out = c->dout, base = (uint32_t)(rng_next() & 0xFFFFFFu);
-    int pdl = a->pdl;
-    dsm_launch_config cfg = {DSM_DIM3(a->ctas, 1, 1), DSM_DIM3(a->threads, 1, 1),
-                             DSM_DIM3(a->cluster, a->cluster > 0, a->cluster > 0), 0};
+    uint32_t base = (uint32_t)(rng_next() & 0xFFFFu);  /* small: the probe's sums stay exact in fp32 */
     if (c->dry)
         ncalls = 1;
-    dsm_memset(c->dout, 0xFF, (size_t)a->ctas * 4);
+    if (a->rs)
+        dsm_memset(c->dws, 0xFF, (size_t)a->ctas * RS_PROBE_N * 4);
+    else
+        dsm_memset(c->dout, 0xFF, (size_t)a->ctas * 4);
     if (dsm_device_synchronize() != dsmSuccess)
         return;
     double us[16];
@@ -951,11 +1011,8 @@ static void time_marks(ctx *c, anat_point *a, int ncalls, int repeats)
     cudaGraphExec_t ex = NULL;
     int captured = cudaStreamBeginCapture(c->s, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
     dsm_error_t err = dsmSuccess;
-    for (int i = 0; i < ncalls && captured && err == dsmSuccess; ++i) {
-        uint32_t mark = base + (uint32_t)i;
-        void *args[] = {&out, &mark, &pdl};
-        err = launch_ex(c, &cfg, DSM_KERNEL(launch_mark), args, pdl);
-    }
+    for (int i = 0; i < ncalls && captured && err == dsmSuccess; ++i)
+        err = anat_call(c, a, base + (uint32_t)i);
     if (captured)
         captured = cudaStreamEndCapture(c->s, &gr) == cudaSuccess && err == dsmSuccess &&
                    cudaGraphInstantiate(&ex, gr, 0) == cudaSuccess && cudaGraphLaunch(ex, c->s) == cudaSuccess &&
@@ -970,29 +1027,19 @@ static void time_marks(ctx *c, anat_point *a, int ncalls, int repeats)
         return;     /* reported as not measured */
     }
 #else
-    for (int i = 0; i < ncalls; ++i) {
-        uint32_t mark = base + (uint32_t)i;
-        void *args[] = {&out, &mark, &pdl};
-        if (launch_ex(c, &cfg, DSM_KERNEL(launch_mark), args, pdl) != dsmSuccess)
+    for (int i = 0; i < ncalls; ++i)
+        if (anat_call(c, a, base + (uint32_t)i) != dsmSuccess)
             return;
-    }
     sync_stream(c);
 #endif
-    uint32_t *got = malloc((size_t)a->ctas * 4);
-    dsm_memcpy_to_host(got, c->dout, (size_t)a->ctas * 4);
-    for (unsigned b = 0; b < a->ctas; ++b)
-        if (got[b] != base + (uint32_t)(ncalls - 1) + b) {
-            bench_fail(c->b, "launch anatomy, %s: CTA %u marked 0x%08x, the last call's mark is 0x%08x", a->what, b,
-                       got[b], base + (uint32_t)(ncalls - 1) + b);
-            c->failed = 1;
-            free(got);
+    if (!anat_check(c, a, base + (uint32_t)(ncalls - 1))) {
+        c->failed = 1;
 #ifdef DSM_BACKEND_CUDA
-            cudaGraphExecDestroy(ex);
-            cudaGraphDestroy(gr);
+        cudaGraphExecDestroy(ex);
+        cudaGraphDestroy(gr);
 #endif
-            return;
-        }
-    free(got);
+        return;
+    }
 #ifdef DSM_BACKEND_CUDA
     for (int r = 0; r < repeats; ++r) {
         cudaEventRecord(c->e0, c->s);
@@ -1018,29 +1065,36 @@ static void time_marks(ctx *c, anat_point *a, int ncalls, int repeats)
  * summary keys gemv.launch_us.*. */
 static void launch_anatomy(ctx *c)
 {
-    unsigned s4 = (unsigned)(c->sms / 4 * 4);     /* a grid every cluster size divides */
+    unsigned s4 = (unsigned)(c->sms / 4 * 4), s8 = (unsigned)(c->sms / 8 * 8);  /* grids every cluster size divides */
     anat_point pts[] = {
-        {"1 CTA of 32 threads", 1, 32, 0, 0, 0},
-        {"one CTA of 256 per SM", s4, 256, 0, 0, 0},
-        {"one CTA of 256 per SM, cluster attribute 1x1x1", s4, 256, 1, 0, 0},
-        {"one CTA of 256 per SM, clusters of 2", s4, 256, 2, 0, 0},
-        {"one CTA of 256 per SM, clusters of 4", s4, 256, 4, 0, 0},
-        {"one CTA of 256 per SM, PDL", s4, 256, 0, 1, 0},
-        {"4 CTAs of 256 per SM", 4 * s4, 256, 0, 0, 0},
-        {"4 CTAs of 256 per SM, cluster attribute 1x1x1", 4 * s4, 256, 1, 0, 0},
-        {"4 CTAs of 256 per SM, clusters of 2", 4 * s4, 256, 2, 0, 0},
-        {"4 CTAs of 256 per SM, clusters of 4", 4 * s4, 256, 4, 0, 0},
-        {"4 CTAs of 256 per SM, PDL", 4 * s4, 256, 0, 1, 0},
-        {"16 CTAs of 128 per SM", 16 * s4, 128, 0, 0, 0},
-        {"16 CTAs of 128 per SM, cluster attribute 1x1x1", 16 * s4, 128, 1, 0, 0},
-        {"16 CTAs of 128 per SM, clusters of 4", 16 * s4, 128, 4, 0, 0},
+        {"1 CTA of 32 threads", 1, 32, 0, 0, 0, 0},
+        {"one CTA of 256 per SM", s4, 256, 0, 0, 0, 0},
+        {"one CTA of 256 per SM, cluster attribute 1x1x1", s4, 256, 1, 0, 0, 0},
+        {"one CTA of 256 per SM, clusters of 2", s4, 256, 2, 0, 0, 0},
+        {"one CTA of 256 per SM, clusters of 4", s4, 256, 4, 0, 0, 0},
+        {"one CTA of 256 per SM, PDL", s4, 256, 0, 1, 0, 0},
+        {"4 CTAs of 256 per SM", 4 * s4, 256, 0, 0, 0, 0},
+        {"4 CTAs of 256 per SM, cluster attribute 1x1x1", 4 * s4, 256, 1, 0, 0, 0},
+        {"4 CTAs of 256 per SM, clusters of 2", 4 * s4, 256, 2, 0, 0, 0},
+        {"4 CTAs of 256 per SM, clusters of 4", 4 * s4, 256, 4, 0, 0, 0},
+        {"4 CTAs of 256 per SM, PDL", 4 * s4, 256, 0, 1, 0, 0},
+        {"16 CTAs of 128 per SM", 16 * s4, 128, 0, 0, 0, 0},
+        {"16 CTAs of 128 per SM, cluster attribute 1x1x1", 16 * s4, 128, 1, 0, 0, 0},
+        {"16 CTAs of 128 per SM, clusters of 4", 16 * s4, 128, 4, 0, 0, 0},
+        {"clusters of 2, 256 threads: 64 floats, no exchange", s8, 256, 2, 0, 2, 0},
+        {"clusters of 2, 256 threads: 64 floats reduce-scattered", s8, 256, 2, 0, 1, 0},
+        {"clusters of 4, 256 threads: 64 floats, no exchange", s8, 256, 4, 0, 2, 0},
+        {"clusters of 4, 256 threads: 64 floats reduce-scattered", s8, 256, 4, 0, 1, 0},
+        {"clusters of 8, 256 threads: 64 floats, no exchange", s8, 256, 8, 0, 2, 0},
+        {"clusters of 8, 256 threads: 64 floats reduce-scattered", s8, 256, 8, 0, 1, 0},
     };
     static const char *const keys[] = {"one_cta", "sm1", "sm1_cattr", "sm1_c2", "sm1_c4", "sm1_pdl", "sm4", "sm4_cattr",
-                                       "sm4_c2", "sm4_c4", "sm4_pdl", "sm16", "sm16_cattr", "sm16_c4"};
+                                       "sm4_c2", "sm4_c4", "sm4_pdl", "sm16", "sm16_cattr", "sm16_c4", "rs2_none",
+                                       "rs2", "rs4_none", "rs4", "rs8_none", "rs8"};
     int n = (int)(sizeof pts / sizeof pts[0]);
     if (c->dry)     /* the emulator: small grids, the kernel checked */
         for (int i = 0; i < n; ++i)
-            pts[i].ctas = pts[i].ctas > 8 ? 8 : pts[i].ctas, pts[i].threads = 32;
+            pts[i].ctas = pts[i].ctas > 16 ? 16 : pts[i].ctas, pts[i].threads = 32;
     bench_report(c->b, "### What a call costs before any work: empty kernels (µs per call, graph of %d calls)\n\n"
                  "| launch | CTAs | µs per call |\n|---|---|---|\n", c->dry ? 1 : 200);
     for (int i = 0; i < n && !c->broken; ++i) {
@@ -1055,9 +1109,19 @@ static void launch_anatomy(ctx *c)
             bench_report(c->b, "| %s | %u | not measured (%s) |\n", pts[i].what, pts[i].ctas,
                          pts[i].pdl ? "PDL could not be captured in a graph" : "the launch failed");
     }
-    bench_report(c->b, "\nThe kernel only writes one word per CTA: the time is the launch, the CTAs' start and exit, "
-                 "and the gap between consecutive kernels of a graph. Every GEMV call pays it once (the two-kernel "
-                 "and atomic variants twice).\n\n");
+    bench_report(c->b, "\nThe first kernel only writes one word per CTA: the time is the launch, the CTAs' start and "
+                 "exit, and the gap between consecutive kernels of a graph. Every GEMV call pays it once (the "
+                 "two-kernel and atomic variants twice). The last rows time ch08.reduce_scatter alone: CTAs that make "
+                 "up 64 partial sums in shared memory, with and without reduce-scattering them through DSMEM; the "
+                 "difference is what the cluster version's reduction costs per call:");
+    for (int i = 14; i + 1 < n; i += 2)
+        if (pts[i].us >= 0 && pts[i + 1].us >= 0) {
+            char key[64];
+            snprintf(key, sizeof key, "gemv.reduce_scatter_us.c%u", pts[i].cluster);
+            bench_summary_number(c->b, key, pts[i + 1].us - pts[i].us);
+            bench_report(c->b, " clusters of %u, %.2f µs;", pts[i].cluster, pts[i + 1].us - pts[i].us);
+        }
+    bench_report(c->b, "\n\n");
 }
 
 int bench_family_ch08_gemv(bench *b)

@@ -3,6 +3,7 @@
 # Usage: tools/gpu/ch08_gemv.sh OUTDIR PART...
 #   grade   make grade GPU=1 SRC=solutions CH=8, then compute-sanitizer memcheck on each ch08 test binary
 #   quick   make bench FAMILY=ch08_gemv QUICK=1 (one token, a few points per variant: well under a minute)
+#   once    make bench FAMILY=ch08_gemv once (about 45 s of GPU time after the build): the tuning run
 #   bench   make bench FAMILY=ch08_gemv twice, 60 s apart, then make bench-compare of the two runs (3 %)
 #   ncu     Nsight Compute on one shape (SHAPE=dsv3_router by default), one token: each variant's best
 #           configuration of a previous run (RUN=build/bench/latest), alone: DRAM bytes and throughput, active
@@ -32,6 +33,9 @@ for part in "$@"; do
   quick)
     make bench FAMILY=ch08_gemv QUICK=1 $cm 2>&1 | tee "$out/bench_quick.txt" | tail -n 20
     cp -rL build/bench/latest "$out/bench_quick" ;;
+  once)
+    make bench FAMILY=ch08_gemv $cm 2>&1 | tee "$out/bench_once.txt" | tail -n 25
+    cp -rL build/bench/latest "$out/bench_once" ;;
   bench)
     make bench FAMILY=ch08_gemv $cm 2>&1 | tee "$out/bench_a.txt" | tail -n 25
     a=$(readlink -f build/bench/latest); cp -r "$a" "$out/bench_a"
