@@ -20,9 +20,10 @@
  *
  * Every load of W and x is one 16-byte load (gemv_ld16), and every chunk of W
  * it covers is loaded exactly once. `unroll` (1, 2 or 4) is how many chunks
- * of each row the thread loads before it uses the first: the loads of one
- * round are independent, so they are in flight together. RT and NB are
- * compile-time constants (GEMV_RT(NB) and 1, 2, 4 or 8) once inlined.
+ * of each row the thread may load before it uses the first (at most: with
+ * many tokens registers run out first): the loads of one round are
+ * independent, so they are in flight together. RT and NB are compile-time
+ * constants (GEMV_RT(NB) and 1, 2, 4 or 8) once inlined.
  */
 // BOOK-END(contract)
 

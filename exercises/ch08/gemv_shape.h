@@ -15,13 +15,16 @@
  */
 #define GEMV_NB_MAX 8
 
-/* Rows one thread accumulates at once, per compiled token count: with 4 and 8
- * tokens each x chunk a thread loads serves two rows, which halves the x
- * traffic through L1 (see the chapter: "what limits a batch"). */
-#define GEMV_RT(NB) ((NB) >= 4 ? 2 : 1)
+/* Rows one thread accumulates at once, per compiled token count: with 4
+ * tokens each x chunk a thread loads serves two rows, with 8 tokens four,
+ * which divides the loads of x (and their widening to fp32) by as much: with
+ * 8 tokens a thread loads 8 chunks of x for every chunk of each row, more
+ * load instructions than the 16-byte loads of W themselves. */
+#define GEMV_RT(NB) ((NB) >= 8 ? 4 : (NB) >= 4 ? 2 : 1)
+#define GEMV_RT_MAX 4
 
-/* Accumulators a thread keeps: GEMV_RT(NB) * NB <= 16. */
-#define GEMV_ACC_MAX 16
+/* Accumulators a thread keeps: GEMV_RT(NB) * NB <= 32. */
+#define GEMV_ACC_MAX 32
 
 /*
  * Threads per CTA a kernel for NB tokens is compiled to launch with, at most,

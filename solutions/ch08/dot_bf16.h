@@ -20,9 +20,10 @@
  *
  * Every load of W and x is one 16-byte load (gemv_ld16), and every chunk of W
  * it covers is loaded exactly once. `unroll` (1, 2 or 4) is how many chunks
- * of each row the thread loads before it uses the first: the loads of one
- * round are independent, so they are in flight together. RT and NB are
- * compile-time constants (GEMV_RT(NB) and 1, 2, 4 or 8) once inlined.
+ * of each row the thread may load before it uses the first (at most: with
+ * many tokens registers run out first): the loads of one round are
+ * independent, so they are in flight together. RT and NB are compile-time
+ * constants (GEMV_RT(NB) and 1, 2, 4 or 8) once inlined.
  */
 // BOOK-END(contract)
 
@@ -52,7 +53,7 @@ static __device__ __forceinline__ void dot_bf16_rounds(const uint4 *__restrict__
     int c = first;
     /* whole rounds: U chunks per row, no bounds test inside */
     for (; c + (U - 1) * stride < end; c += U * stride) {
-        uint4 w[DOT_BF16_UNROLL_MAX][2], v[DOT_BF16_UNROLL_MAX][GEMV_NB_MAX];
+        uint4 w[DOT_BF16_UNROLL_MAX][GEMV_RT_MAX], v[DOT_BF16_UNROLL_MAX][GEMV_NB_MAX];
         GEMV_UNROLL
         for (int u = 0; u < U; ++u) {
             GEMV_UNROLL
@@ -97,11 +98,14 @@ static __device__ __forceinline__ void dot_bf16_accumulate(const uint4 *__restri
     //~ // every row before you use the first.
     //~ (void)W; (void)x; (void)row_end; (void)kc; (void)row0; (void)nb; (void)first;
     //~ (void)end; (void)stride; (void)unroll; (void)acc; (void)RT; (void)NB;
-    /* Eight registers of x per token and round: with 4 and 8 tokens, 4 rounds
-     * would cost more registers than the loads in flight buy. */
+    /* Four registers of x per token and round, four of W per row and round:
+     * with 4 tokens (2 rows) at most 2 rounds, with 8 tokens (4 rows) one,
+     * which already has 4 chunks of W in flight; more would cost the
+     * registers that keep two CTAs per SM (GEMV_BOUNDS), for loads in flight
+     * the other rows already give. */
     if (unroll >= 4 && NB <= 2)
         dot_bf16_rounds(W, x, row_end, kc, row0, nb, first, end, stride, acc, 4, RT, NB);
-    else if (unroll >= 2)
+    else if (unroll >= 2 && NB <= 4)
         dot_bf16_rounds(W, x, row_end, kc, row0, nb, first, end, stride, acc, 2, RT, NB);
     else
         dot_bf16_rounds(W, x, row_end, kc, row0, nb, first, end, stride, acc, 1, RT, NB);

@@ -164,13 +164,13 @@ dsm_error_t gemv_cluster_plan(int M, int K, int nb, int sm_count, gemv_plan *pla
     //~ // TODO(ch08.gemv_cluster): choose rows, split and threads by the rules of
     //~ // gemv_cluster.h, asking the occupancy API what your shapes hold.
     //~ return dsmErrorNotSupported;
-    int kc = K / 8, max_split = kc < 16 ? kc : 16, rt = GEMV_RT(gemv_kernel_nb(nb));
+    int kc = K / 8, max_split = kc < 16 ? kc : 16;
     /* Rows per cluster: as many as still leave two clusters per SM, so that
      * whole rows need no split and the launch no cluster attribute. With 4
-     * and 8 tokens, at least four row groups: each x chunk a thread loads then
-     * serves 2 rows, and the CTA's rows share the x slice in L1, so x costs
-     * less per weight; splitting K keeps the SMs busy instead. */
-    int min_rows = nb > 2 ? 4 * rt : 1, rows = 16;
+     * and 8 tokens, at least 8: each x chunk a thread loads serves its rt
+     * rows, and the CTA's rows share their slice of x in L1, so x costs less
+     * per weight; splitting K keeps the SMs busy instead. */
+    int min_rows = nb > 2 ? 8 : 1, rows = 16;
     while (rows > min_rows && (M + rows - 1) / rows < 2 * sm_count)
         rows /= 2;
     for (; rows >= 1; rows /= 2) {
