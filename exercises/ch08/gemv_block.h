@@ -50,9 +50,13 @@ static __device__ __forceinline__ void gemv_block_reduce(float *red, float *part
     int stride = gemv_red_stride(g, v), tid = (int)threadIdx.x, threads = (int)blockDim.x;
     int live_units = (nrows + RT - 1) / RT * g.parts;
     __syncthreads();
-    /* level 1: one thread per (unit, accumulator) adds the 32 lanes, in place in lane 0's row */
+    /* level 1: one thread per (unit, accumulator) adds the 32 lanes, in place in
+     * lane 0's row; unrolled, so that the 32 loads are issued back to back and
+     * only the additions wait (this runs once per CTA, at its very end, where
+     * every cycle adds to the kernel's tail) */
     for (int k = tid; k < live_units * v; k += threads) {
         float s = 0.0f;
+        GEMV_UNROLL
         for (int l = 0; l < 32; ++l)
             s += red[l * stride + k];
         red[k] = s;
