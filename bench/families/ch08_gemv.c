@@ -640,7 +640,9 @@ static void sweep_point_as(ctx *c, const problem *p, int v, const config *g, int
              g->pdl ? " pdl" : "");
     bench_stats st = {0, 0, 0, 0};
     const char *result = "ok";
-    if (v != V_CUBLAS && act == 0) {
+    if (v == V_CUBLAS && g->rows == 1 && (enqueue_call(c, p, v, g, 0) != dsmSuccess || sync_stream(c) != dsmSuccess)) {
+        result = "not_supported";   /* cuBLAS refused the other operand order: a choice it does not offer */
+    } else if (v != V_CUBLAS && act == 0) {
         result = "does_not_fit";
     } else if (!check_call(c, p, v, g, what)) {
         result = "wrong";
