@@ -108,7 +108,8 @@ int compare_runs(const char *a, const char *b, double tolerance_pct, int all);
 /* 1 when the summary.json at path is a dry run's ("dry_run": true). */
 int summary_is_dry_run(const char *path);
 /* The headline numbers of issue 11: the exchange and ping-pong bests, the
- * seed's tile exchange, the latency ladder. */
+ * seed's tile exchange, the latency ladder; and of issue 21: the decode
+ * GEMV's headline ratios (gemv.headline.*) and its HBM bandwidth. */
 int compare_is_headline(const char *key);
 
 /* audit.c: checks a run folder: every kernel of expect_failed (comma-separated, may be NULL)

@@ -1,0 +1,216 @@
+/* gemv_cluster.cu: ch08.gemv_cluster: split-K decode GEMV in which the CTAs of a cluster take K slices of the same rows and reduce-scatter their partial sums through DSMEM; and its plan. */
+#include "dsm.h"
+#include "gemv_cluster.h"
+#include "dot_bf16.h"
+#include "reduce_scatter.h"
+
+// BEGIN SOLUTION
+/*
+ * One cluster: `rows` rows of W, one K slice per CTA (gemv_slice of its rank),
+ * the CTA's partial vector part[r * nb + b] reduced in the CTA
+ * (gemv_block_reduce), then reduce-scattered over the cluster
+ * (cluster_reduce_scatter: two cluster barriers, DSMEM loads of my share
+ * only); each CTA writes the outputs of its share, with the epilogue. A
+ * cluster of one has nothing to exchange: its partial vector is the sum, and
+ * it skips the reduce-scatter and its two barriers (about 400 cycles each on
+ * an H200, chapter 5), which would be pure cost.
+ */
+static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict__ W, const uint4 *__restrict__ x,
+                                                         float *y, const float *bias, const float *residual, int M,
+                                                         int K, int nb, int rows, int unroll, const int NB)
+{
+    const int RT = GEMV_RT(NB);
+    int split = (int)dsm_cluster_nctarank(), rank = (int)dsm_cluster_ctarank();
+    int kc = K / 8, m0 = (int)dsm_clusterid().x * rows, nrows = M - m0 < rows ? M - m0 : rows;
+    int warps = (int)blockDim.x / 32, warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
+    int c0, c1;
+    gemv_slice(kc, split, rank, &c0, &c1);
+    gemv_warps g = gemv_warps_of(rows, RT, warps);
+    float *red = (float *)dsm_dynamic_smem();
+    float *part = red + gemv_red_floats(rows, (int)blockDim.x, NB);
+
+    for (int u = warp; u < g.units; u += warps) {
+        int group = u / g.parts, h = u % g.parts;
+        if (group * RT >= nrows)
+            break;
+        float acc[GEMV_ACC_MAX];
+        for (int j = 0; j < RT * NB; ++j)
+            acc[j] = 0.0f;
+        dot_bf16_accumulate(W, x, m0 + nrows, kc, m0 + group * RT, nb, c0 + h * 32 + lane, c1, 32 * g.parts, unroll, acc,
+                            RT, NB);
+        gemv_store_partial(red, g, u, lane, acc, RT * NB);
+    }
+    gemv_block_reduce(red, part, g, nrows, nb, RT, NB);
+
+    int n = nrows * nb, lo = 0, hi = n;
+    if (split > 1) {
+        cluster_reduce_scatter(part, n);
+        lo = reduce_scatter_lo(n, rank, split);
+        hi = reduce_scatter_lo(n, rank + 1, split);
+    }
+    for (int o = lo + (int)threadIdx.x; o < hi; o += (int)blockDim.x) {
+        int m = m0 + o / nb, b = o % nb;
+        float v = part[o];
+        if (bias)
+            v += bias[m];
+        if (residual)
+            v += residual[(size_t)b * (size_t)M + (size_t)m];
+        y[(size_t)b * (size_t)M + (size_t)m] = v;
+    }
+}
+// END SOLUTION
+
+#define GEMV_CLUSTER_PARAMS                                                                                         \
+    const uint4 *W, const uint4 *x, float *y, const float *bias, const float *residual, int M, int K, int nb,       \
+        int rows, int unroll
+#define GEMV_CLUSTER_TYPES                                                                                          \
+    const uint4 *, const uint4 *, float *, const float *, const float *, int, int, int, int, int
+
+/* One kernel per compiled token count: NB is a constant inside, so the
+ * accumulators are registers (gemv_block.h). */
+__global__ void GEMV_BOUNDS(1) gemv_cluster_t1(GEMV_CLUSTER_PARAMS)
+{
+    // BEGIN SOLUTION
+    //~ // TODO(ch08.gemv_cluster): the kernel for nb <= 1 (see gemv_cluster.h). The
+    //~ // kernels for 2, 4 and 8 tokens can share one inline function with this one.
+    //~ (void)W; (void)x; (void)y; (void)bias; (void)residual; (void)M; (void)K; (void)nb; (void)rows; (void)unroll;
+    gemv_cluster_body(W, x, y, bias, residual, M, K, nb, rows, unroll, 1);
+    // END SOLUTION
+}
+DSM_KERNEL_ENTRY(gemv_cluster_t1, GEMV_CLUSTER_TYPES)
+
+__global__ void GEMV_BOUNDS(2) gemv_cluster_t2(GEMV_CLUSTER_PARAMS)
+{
+    // BEGIN SOLUTION
+    //~ (void)W; (void)x; (void)y; (void)bias; (void)residual; (void)M; (void)K; (void)nb; (void)rows; (void)unroll;
+    gemv_cluster_body(W, x, y, bias, residual, M, K, nb, rows, unroll, 2);
+    // END SOLUTION
+}
+DSM_KERNEL_ENTRY(gemv_cluster_t2, GEMV_CLUSTER_TYPES)
+
+__global__ void GEMV_BOUNDS(4) gemv_cluster_t4(GEMV_CLUSTER_PARAMS)
+{
+    // BEGIN SOLUTION
+    //~ (void)W; (void)x; (void)y; (void)bias; (void)residual; (void)M; (void)K; (void)nb; (void)rows; (void)unroll;
+    gemv_cluster_body(W, x, y, bias, residual, M, K, nb, rows, unroll, 4);
+    // END SOLUTION
+}
+DSM_KERNEL_ENTRY(gemv_cluster_t4, GEMV_CLUSTER_TYPES)
+
+__global__ void GEMV_BOUNDS(8) gemv_cluster_t8(GEMV_CLUSTER_PARAMS)
+{
+    // BEGIN SOLUTION
+    //~ (void)W; (void)x; (void)y; (void)bias; (void)residual; (void)M; (void)K; (void)nb; (void)rows; (void)unroll;
+    gemv_cluster_body(W, x, y, bias, residual, M, K, nb, rows, unroll, 8);
+    // END SOLUTION
+}
+DSM_KERNEL_ENTRY(gemv_cluster_t8, GEMV_CLUSTER_TYPES)
+
+dsm_kernel_t gemv_cluster_kernel(int nb)
+{
+    return nb <= 1 ? DSM_KERNEL(gemv_cluster_t1)
+         : nb <= 2 ? DSM_KERNEL(gemv_cluster_t2)
+         : nb <= 4 ? DSM_KERNEL(gemv_cluster_t4)
+                   : DSM_KERNEL(gemv_cluster_t8);
+}
+
+size_t gemv_cluster_smem(int rows, int threads, int nb)
+{
+    // BEGIN SOLUTION
+    //~ // TODO(ch08.gemv_cluster): what your kernel needs; 0 for what it cannot run.
+    //~ (void)rows; (void)threads; (void)nb;
+    //~ return 0;
+    if (rows < 1 || nb < 1 || nb > GEMV_NB_MAX || threads < 32 || threads > gemv_max_threads(nb) || threads % 32 != 0)
+        return 0;
+    size_t bytes = gemv_block_smem(rows, threads, nb);
+    return bytes <= (size_t)227 * 1024 ? bytes : 0;
+    // END SOLUTION
+}
+
+dsm_error_t gemv_cluster_prepare(const gemv_plan *plan, int nb)
+{
+    // BEGIN SOLUTION
+    //~ // TODO(ch08.gemv_cluster): allow what the plan's shape needs.
+    //~ (void)plan; (void)nb;
+    //~ return dsmErrorNotSupported;
+    dsm_kernel_t k = gemv_cluster_kernel(nb);
+    dsm_error_t err = dsmSuccess;
+    if (plan->split > 8)
+        err = dsm_func_set_non_portable_cluster_size_allowed(k, 1);
+    if (err == dsmSuccess && plan->smem > (size_t)48 * 1024)
+        err = dsm_func_set_max_dynamic_smem(k, (int)plan->smem);
+    return err;
+    // END SOLUTION
+}
+
+// BEGIN SOLUTION
+/* Clusters of plan resident at once, as the occupancy API answers after prepare. */
+static dsm_error_t resident_clusters(const gemv_plan *plan, int nb, int *resident)
+{
+    dsm_error_t err = gemv_cluster_prepare(plan, nb);
+    if (err != dsmSuccess)
+        return err;
+    dsm_launch_config cfg = {DSM_DIM3(plan->split, 1, 1), DSM_DIM3(plan->threads, 1, 1),
+                             DSM_DIM3(plan->split, 1, 1), plan->smem};
+    return dsm_occupancy_max_active_clusters(resident, gemv_cluster_kernel(nb), &cfg);
+}
+// END SOLUTION
+
+dsm_error_t gemv_cluster_plan(int M, int K, int nb, int sm_count, gemv_plan *plan)
+{
+    if (plan == NULL || M < 1 || K < 8 || K % 8 != 0 || nb < 1 || nb > 8 || sm_count < 1)
+        return dsmErrorInvalidValue;
+    // BEGIN SOLUTION
+    //~ // TODO(ch08.gemv_cluster): choose rows, split and threads by the rules of
+    //~ // gemv_cluster.h, asking the occupancy API what your shapes hold.
+    //~ return dsmErrorNotSupported;
+    int kc = K / 8, max_split = kc < 16 ? kc : 16;
+    /* Rows per cluster: as many as still leave two clusters per SM, so that
+     * whole rows need no split and the launch no cluster attribute. With 4
+     * and 8 tokens, at least 8: each x chunk a thread loads serves its rt
+     * rows, and the CTA's rows share their slice of x in L1, so x costs less
+     * per weight; splitting K keeps the SMs busy instead. */
+    int min_rows = nb > 2 ? 8 : 1, rows = 16;
+    while (rows > min_rows && (M + rows - 1) / rows < 2 * sm_count)
+        rows /= 2;
+    for (; rows >= 1; rows /= 2) {
+        int clusters = (M + rows - 1) / rows;
+        int split = clusters >= sm_count ? 1 : (sm_count + clusters - 1) / clusters; /* the least that gives every SM a CTA */
+        if (split > max_split)
+            continue;
+        /* 256 threads, fewer when the occupancy API holds too few (registers, shared memory) */
+        for (int threads = 256; threads >= 32; threads /= 2) {
+            gemv_plan p = {split, rows, threads, nb <= 2 ? 4 : 2, gemv_cluster_smem(rows, threads, nb), clusters};
+            if (p.smem == 0)
+                continue;
+            int resident = 0;
+            dsm_error_t err = resident_clusters(&p, nb, &resident);
+            if (err != dsmSuccess)
+                return err;
+            int wave = resident < clusters ? resident : clusters;
+            if (resident >= 1 && (long long)wave * split >= sm_count) {
+                *plan = p;
+                return dsmSuccess;
+            }
+        }
+    }
+    return dsmErrorLaunchOutOfResources;
+    // END SOLUTION
+}
+
+dsm_error_t gemv_cluster_launch(const gemv_plan *plan, const void *W, const void *x, float *y, const float *bias,
+                                const float *residual, int M, int K, int nb)
+{
+    dsm_error_t err = gemv_cluster_prepare(plan, nb);
+    if (err != dsmSuccess)
+        return err;
+    int rows = plan->rows, unroll = plan->unroll;
+    void *args[] = {(void *)&W, (void *)&x, &y, (void *)&bias, (void *)&residual, &M, &K, &nb, &rows, &unroll};
+    /* A cluster of one needs no cluster attribute: every CTA of a plain launch
+     * is a cluster of one, and a plain launch is cheaper (the chapter measures it). */
+    unsigned cluster = plan->split > 1 ? (unsigned)plan->split : 0u;
+    dsm_launch_config cfg = {DSM_DIM3((unsigned)(plan->clusters * plan->split), 1, 1),
+                             DSM_DIM3((unsigned)plan->threads, 1, 1), DSM_DIM3(cluster, 0 < cluster, 0 < cluster),
+                             plan->smem};
+    return dsm_launch(&cfg, gemv_cluster_kernel(nb), args);
+}

@@ -1,0 +1,130 @@
+/* test_dot_bf16.c: ch08.dot_bf16: the row-parallel GEMV built on your inner loop is exact for every shape, token count and loads-in-flight setting, and loads W 16 bytes at a time, each byte once. */
+#include "gemv_test.h"
+
+DSM_DECLARE_KERNEL(gemv_rowpar_t1);
+DSM_DECLARE_KERNEL(gemv_rowpar_t2);
+DSM_DECLARE_KERNEL(gemv_rowpar_t4);
+DSM_DECLARE_KERNEL(gemv_rowpar_t8);
+
+static dsm_kernel_t rowpar_kernel(int nb)
+{
+    return nb <= 1 ? DSM_KERNEL(gemv_rowpar_t1) : nb <= 2 ? DSM_KERNEL(gemv_rowpar_t2)
+         : nb <= 4 ? DSM_KERNEL(gemv_rowpar_t4) : DSM_KERNEL(gemv_rowpar_t8);
+}
+
+/* Runs the row-parallel GEMV on p with `rows` rows per CTA; checks y. */
+static void run_rowpar(gemv_problem *p, int rows, int threads, int unroll)
+{
+    char what[128];
+    snprintf(what, sizeof what, "gemv_rowpar, %d rows per CTA, %d threads, unroll %d", rows, threads, unroll);
+    dsm_kernel_t k = rowpar_kernel(p->nb);
+    size_t smem = gemv_block_smem(rows, threads, p->nb);
+    if (smem > 48 * 1024)
+        assert_int_equal(dsm_func_set_max_dynamic_smem(k, (int)smem), dsmSuccess);
+    dsm_launch_config cfg = {DSM_DIM3((unsigned)((p->M + rows - 1) / rows), 1, 1), DSM_DIM3((unsigned)threads, 1, 1),
+                             DSM_DIM3(0, 0, 0), smem};
+    void *args[] = {&p->dW, &p->dx, &p->dy, &p->M, &p->K, &p->nb, &rows, &unroll};
+    dsm_error_t err = dsm_launch_sync(&cfg, k, args);
+    if (err != dsmSuccess)
+        fail_msg("%s: M %d, K %d, nb %d: %s (%s)", what, p->M, p->K, p->nb, dsm_error_name(err), dsm_error_string(err));
+    if (test_on_emulator())
+        assert_string_equal(dsm_report_kind_name(dsm_emu_last_report()->kind), "none");
+    if (!gemv_problem_check(p, what))
+        fail_msg("%s: wrong y", what);
+}
+
+static int random_threads(void) { return 32 * (1 + (int)test_random_below(4)); }
+
+static void test_dot_bf16_rowpar_is_exact_for_random_shapes_and_one_token(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 6; ++i) {
+        gemv_problem p = gemv_problem_make(1 + (int)test_random_below(40), gemv_test_random_K(60), 1, 1, 0, 0);
+        run_rowpar(&p, 1 + (int)test_random_below(6), random_threads(), 1 << test_random_below(3));
+        gemv_problem_free(&p);
+    }
+}
+
+/* 1 to 8 tokens: every compiled token count, and counts below it (3, 5, 6, 7). */
+static void test_dot_bf16_rowpar_is_exact_for_every_token_count(void **state)
+{
+    (void)state;
+    for (int nb = 1; nb <= 8; ++nb) {
+        gemv_problem p = gemv_problem_make(1 + (int)test_random_below(24), gemv_test_random_K(40), nb, 1, 0, 0);
+        run_rowpar(&p, 1 + (int)test_random_below(5), random_threads(), 1 << test_random_below(3));
+        gemv_problem_free(&p);
+    }
+}
+
+/* Every loads-in-flight setting, with rows that end inside a round of loads
+ * (K not a multiple of unroll * 32 chunks) and rows past the end of W. */
+static void test_dot_bf16_rowpar_every_unroll_and_awkward_k(void **state)
+{
+    (void)state;
+    int unrolls[] = {1, 2, 4};
+    for (int u = 0; u < 3; ++u) {
+        gemv_problem p = gemv_problem_make(7, 8 * (32 * unrolls[u] + 1 + (int)test_random_below(31)), 2, 1, 0, 0);
+        run_rowpar(&p, 3, 64, unrolls[u]);
+        gemv_problem_free(&p);
+    }
+}
+
+/* More warps than rows, fewer warps than rows, one row per CTA. */
+static void test_dot_bf16_rowpar_warps_and_rows_in_any_proportion(void **state)
+{
+    (void)state;
+    gemv_problem p = gemv_problem_make(9, 8 * 70, 4, 1, 0, 0);
+    run_rowpar(&p, 1, 128, 2);     /* 4 warps share one row */
+    run_rowpar(&p, 9, 32, 2);      /* one warp, 5 row groups one after the other */
+    run_rowpar(&p, 4, 96, 4);      /* 3 warps, 2 row groups of 2 rows: one warp idle */
+    gemv_problem_free(&p);
+}
+
+static void test_dot_bf16_rowpar_real_data_within_tolerance(void **state)
+{
+    (void)state;
+    for (int nb = 1; nb <= 8; nb *= 2) {
+        gemv_problem p = gemv_problem_make(1 + (int)test_random_below(20), gemv_test_random_K(100), nb, 0, 0, 0);
+        run_rowpar(&p, 2, 64, 2);
+        gemv_problem_free(&p);
+    }
+}
+
+/* The lesson: every load of W and x is one 16-byte load, and every byte of W
+ * is read once, by the CTA that owns its row. */
+static void test_dot_bf16_loads_w_16_bytes_at_a_time_each_byte_once(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    int rows = 3, M = 10, nb = 1 + (int)test_random_below(8);
+    gemv_problem p = gemv_problem_make(M, gemv_test_random_K(50), nb, 1, 0, 0);
+    run_rowpar(&p, rows, 64, 2);
+    for (int blk = 0; blk * rows < M; ++blk) {
+        dsm_emu_counts c;
+        assert_true(dsm_emu_last_counts((uint32_t)blk, &c));
+        if (c.gmem_ld_ops == 0 || c.gmem_ld_bytes != 16 * c.gmem_ld_ops)
+            fail_msg("CTA %d loaded %llu bytes of global memory in %llu loads: every load of W and x must be one "
+                     "16-byte load (gemv_ld16 of a uint4)", blk, (unsigned long long)c.gmem_ld_bytes,
+                     (unsigned long long)c.gmem_ld_ops);
+        int nrows = M - blk * rows < rows ? M - blk * rows : rows;
+        size_t a, b;
+        char what[64];
+        snprintf(what, sizeof what, "gemv_rowpar, CTA %d", blk);
+        if (!gemv_block_w_slice(&p, (uint32_t)blk, blk * rows, nrows, &a, &b, what) || a != 0 ||
+            b != (size_t)p.K * 2)
+            fail_msg("CTA %d must read each byte of its %d rows of W once, and nothing else", blk, nrows);
+    }
+    gemv_problem_free(&p);
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_dot_bf16_rowpar_is_exact_for_random_shapes_and_one_token),
+    cmocka_unit_test(test_dot_bf16_rowpar_is_exact_for_every_token_count),
+    cmocka_unit_test(test_dot_bf16_rowpar_every_unroll_and_awkward_k),
+    cmocka_unit_test(test_dot_bf16_rowpar_warps_and_rows_in_any_proportion),
+    cmocka_unit_test(test_dot_bf16_rowpar_real_data_within_tolerance),
+    cmocka_unit_test(test_dot_bf16_loads_w_16_bytes_at_a_time_each_byte_once),
+};
+
+DSM_TEST_MAIN(tests)
