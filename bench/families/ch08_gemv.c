@@ -446,7 +446,7 @@ static int check_call(ctx *c, const problem *p, int v, const config *g, const ch
         dsm_memset(c->dy, 0xFF, ny * 4);
         /* the workspace too, every float this configuration uses: a partial
          * nobody wrote must not pass for a previous configuration's */
-        size_t ws = 0, tiles = ((size_t)p->sh->M + (size_t)g->rows - 1) / (size_t)g->rows;
+        size_t ws = 0, tiles = g->rows > 0 ? ((size_t)p->sh->M + (size_t)g->rows - 1) / (size_t)g->rows : 0;
         if (v == V_TWOKERNEL)
             ws = (size_t)g->split * ny;
         else if (v == V_CLUSTER_GMEM)
@@ -663,7 +663,7 @@ static void sweep_point_as(ctx *c, const problem *p, int v, const config *g, int
     }
     bench_csv_row(c->sweep, "%s,%d,%d,%.2f,%d,%s,%d,%d,%d,%d,%d,%d,%s,%d,%.3f,%.3f,%.3f,%.1f,%.2f,%d,%d,%s",
                   p->sh->name, p->sh->M, p->sh->K, p->bytes / 1e6, p->nb, vname[v], g->split, g->rows, g->threads,
-                  g->unroll, v == V_FLOOR ? g->split : (p->sh->M + g->rows - 1) / g->rows * g->split, act, result,
+                  g->unroll, v == V_FLOOR || g->rows < 1 ? g->split : (p->sh->M + g->rows - 1) / g->rows * g->split, act, result,
                   p->ncalls, st.median, st.min, st.max, gbps(p, st.median),
                   c->hbm_gbps > 0 ? 100.0 * gbps(p, st.median) / c->hbm_gbps : 0.0, g->cattr, g->pdl, source);
     if ((strcmp(result, "ok") == 0 || strcmp(result, "ok_no_graph") == 0) &&

@@ -48,7 +48,7 @@ issue19="done_read_arrive done_read_arrive_fixed done_read_flag done_read_flag_f
 # selected CASE: whether the case is to run
 selected() { [ -z "${CASES:-}" ] || case " $(echo $CASES) " in (*" $1 "*) true;; (*) false;; esac; }
 
-# case [tool]: runs one case (a hang is killed after 15 s; 20 launches, TWINS_REPEATS), under compute-sanitizer
+# case [tool]: runs one case (a hang is killed after TWINS_HANG_S, 15 s; 20 launches, TWINS_REPEATS), under compute-sanitizer
 # when a tool is named.
 run() {
   local c=$1 tool=${2:-} f rc
@@ -59,7 +59,7 @@ run() {
     # one launch is enough for a sanitizer, and keeps the whole script under four minutes
     TWINS_SMALL=1 TWINS_REPEATS=1 timeout 40 compute-sanitizer --tool "$tool" --print-limit 5 "$b/twins" "$c" > "$f" 2>&1; rc=$?
   else
-    timeout 15 "$b/twins" "$c" > "$f" 2>&1; rc=$?
+    timeout "${TWINS_HANG_S:-15}" "$b/twins" "$c" > "$f" 2>&1; rc=$?
   fi
   [ $rc -eq 124 ] && echo "result: killed after the time limit (the kernel hangs)" >> "$f"
   echo "exit status $rc" >> "$f"
