@@ -35,7 +35,10 @@ slot(k) = k eq "seed_dsmem" ? 0 : k eq "seed_gmem" ? 1 : k eq "flag_relaxed" ? 2
           k eq "flag_gmem_relaxed" ? 3 : k eq "flag_release" ? 4 : k eq "flag_gmem_release" ? 5 : \
           k eq "st_async" ? 6 : k eq "mbar_arrive" ? 7 : NaN
 offset(h) = h eq "course_1warp" ? 0 : h eq "probe" ? 0.28 : h eq "course" ? -0.28 : NaN
-x(d) = slot(mech(d)) + offset(harness(d))
+# the seed's 1000-round-trip rows (mechanism seed_*_1000) share base_mechanism and harness with the course
+# rows; without this they would be drawn on top of them
+seed1000(d) = strstrt(strcol(5), "_1000") > 0
+x(d) = seed1000(d) ? NaN : slot(mech(d)) + offset(harness(d))
 # DSMEM blue, global red; lighter for the 1-warp and probe harnesses
 colour(p, h) = strstrt(p, "DSMEM") > 0 ? (h eq "probe" ? 0x9cc3e6 : h eq "course_1warp" ? 0x5b8fc7 : 0x1f5f99) : \
                                          (h eq "probe" ? 0xf2a7a7 : h eq "course_1warp" ? 0xdf6262 : 0xc62828)
