@@ -294,7 +294,7 @@ static void write_results(bench *b, const ladder_sizes *sz, const ladder_row *ro
                      r->cycles.min, r->cycles.max, mhz > 0 ? 1e3 * r->cycles.median / mhz : 0.0, ratio);
     }
     bench_report(b, "\nSeed 000 draws the ladder as ranges, not measurements: local 20-30, DSMEM 100-180, "
-                    "L2 200-300, HBM 450-600 cycles. Luo et al. (arXiv 2402.13499) measured remote shared "
+                    "L2 200-300, HBM 450-600 cycles. Luo et al. (arXiv 2501.12084) measured remote shared "
                     "memory on an H800 at 181 cycles in a cluster of 2 and 213 in a cluster of 16. HBM runs on a "
                     "clock of its own and the L2's is not documented, so their cycle counts need not stay the "
                     "same at another SM clock (the run header gives the clock; this run did not change it).\n\n");
