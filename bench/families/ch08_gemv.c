@@ -30,6 +30,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +73,8 @@ DSM_DECLARE_KERNEL(rs_probe);
 #define GEMV_SMALL_M_MIN_K 7168
 #define GEMV_BIG_BYTES 32e6     /* the 85 % target applies from 32 MB of weights */
 #define GEMV_WS_FLOATS ((size_t)64 << 20)   /* workspace of the two-kernel and gmem variants */
+/* the non-cluster kernels of one token, whose best is "the best non-cluster variant" */
+#define K_NONCLUSTER "gemv_rowpar_t1 gemv_splitk_atomic_t1 gemv_partial_t1"
 
 enum variant { V_ROWPAR, V_ATOMIC, V_TWOKERNEL, V_CLUSTER_GMEM, V_CLUSTER, V_CUBLAS, V_FLOOR, V_COUNT };
 static const char *const vname[V_COUNT] = {"rowpar",       "splitk_atomic", "splitk_twokernel", "cluster_gmem",
@@ -299,6 +302,51 @@ static dsm_kernel_t gmem_kernel(int nb)
                 DSM_KERNEL(gemv_cluster_gmem_t4), DSM_KERNEL(gemv_cluster_gmem_t8));
 }
 
+/* The kernel a variant launches for nb tokens, by its DSM_KERNEL_ENTRY name (the
+ * main kernel where a call launches two: the init and reduce kernels are small
+ * and given); NULL for cuBLAS. A failed check names it (bench_fail_kernel), so
+ * that `make bench SRC=exercises` ends with the kernels left to finish. */
+static const char *variant_kernel(int v, int nb)
+{
+    static const char *const names[V_COUNT][4] = {
+        {"gemv_rowpar_t1", "gemv_rowpar_t2", "gemv_rowpar_t4", "gemv_rowpar_t8"},
+        {"gemv_splitk_atomic_t1", "gemv_splitk_atomic_t2", "gemv_splitk_atomic_t4", "gemv_splitk_atomic_t8"},
+        {"gemv_partial_t1", "gemv_partial_t2", "gemv_partial_t4", "gemv_partial_t8"},
+        {"gemv_cluster_gmem_t1", "gemv_cluster_gmem_t2", "gemv_cluster_gmem_t4", "gemv_cluster_gmem_t8"},
+        {"gemv_cluster_t1", "gemv_cluster_t2", "gemv_cluster_t4", "gemv_cluster_t8"},
+        {NULL, NULL, NULL, NULL},
+        {"stream_read", "stream_read", "stream_read", "stream_read"},
+    };
+    return names[v][nb <= 1 ? 0 : nb <= 2 ? 1 : nb <= 4 ? 2 : 3];
+}
+
+/* The exercises whose code a variant's kernel runs (the failure message says
+ * so: the kernel files of ch08.dot_bf16 and ch08.reduce_scatter are headers). */
+static const char *const vexercise[V_COUNT] = {
+    "ch08.dot_bf16", "ch08.gemv_splitk_atomic, ch08.dot_bf16", "ch08.dot_bf16", "ch08.dot_bf16",
+    "ch08.gemv_cluster, ch08.dot_bf16, ch08.reduce_scatter", "", ""};
+
+/* A failed check of variant v with nb tokens: one line naming the kernel and
+ * the exercises it runs; the kernel is failed for the rest of the family, and
+ * its remaining points are skipped (sweep_point_as). */
+static void fail_variant(ctx *c, int v, int nb, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void fail_variant(ctx *c, int v, int nb, const char *fmt, ...)
+{
+    char msg[800];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    const char *k = variant_kernel(v, nb);
+    if (k == NULL)
+        bench_fail(c->b, "%s", msg);
+    else if (vexercise[v][0])
+        bench_fail_kernel(c->b, k, "%s [kernel %s: the code of %s; its other points are skipped]", msg, k,
+                          vexercise[v]);
+    else
+        bench_fail_kernel(c->b, k, "%s [kernel %s; its other points are skipped]", msg, k);
+}
+
 /* The main kernel's launch shape of a configuration; the attributes it needs set. */
 static dsm_launch_config main_launch(const problem *p, int v, const config *g, dsm_kernel_t *k)
 {
@@ -452,7 +500,7 @@ static int check_call(ctx *c, const problem *p, int v, const config *g, const ch
         else if (v == V_CLUSTER_GMEM)
             ws = tiles * (size_t)g->split * (size_t)g->rows * 8;
         if (ws > c->ws_floats) {
-            bench_fail(c->b, "%s: needs %zu floats of workspace, the run has %zu", what, ws, c->ws_floats);
+            fail_variant(c, v, p->nb, "%s: needs %zu floats of workspace, the run has %zu", what, ws, c->ws_floats);
             return 0;
         }
         if (ws)
@@ -464,7 +512,7 @@ static int check_call(ctx *c, const problem *p, int v, const config *g, const ch
     if (err == dsmSuccess)
         err = sync_stream(c);
     if (err != dsmSuccess) {
-        bench_fail(c->b, "%s: the call failed: %s (%s)", what, dsm_error_name(err), dsm_error_string(err));
+        fail_variant(c, v, p->nb, "%s: the call failed: %s (%s)", what, dsm_error_name(err), dsm_error_string(err));
         if (err != dsmErrorInvalidValue && err != dsmErrorInvalidClusterSize && err != dsmErrorNotSupported)
             c->broken = 1;  /* an execution error is sticky on a GPU */
         return 0;
@@ -477,7 +525,8 @@ static int check_call(ctx *c, const problem *p, int v, const config *g, const ch
         free(sums);
         uint32_t want = pool_word_sum(c, p->bytes);
         if (got != want) {
-            bench_fail(c->b, "%s: the block sums add up to 0x%08x, the buffer's words to 0x%08x", what, got, want);
+            fail_variant(c, v, p->nb, "%s: the block sums add up to 0x%08x, the buffer's words to 0x%08x", what, got,
+                         want);
             return 0;
         }
         return 1;
@@ -488,7 +537,7 @@ static int check_call(ctx *c, const problem *p, int v, const config *g, const ch
     for (size_t i = 0; i < ny && ok; ++i) {
         double want = p->ref[i], tol = GEMV_TOL * p->mag[i] + 1e-6;
         if (!(fabs((double)y[i] - want) <= tol)) {
-            bench_fail(c->b, "%s: y[token %zu][row %zu] = %.8g, the reference %.8g (tolerance %.2g)", what,
+            fail_variant(c, v, p->nb, "%s: y[token %zu][row %zu] = %.8g, the reference %.8g (tolerance %.2g)", what,
                        i / (size_t)p->sh->M, i % (size_t)p->sh->M, (double)y[i], want, tol);
             ok = 0;
         }
@@ -559,7 +608,8 @@ fail: {
         cudaGraphDestroy(gr);
     cudaStreamSynchronize(c->s);
     if (!quiet)
-        bench_fail(c->b, "%s: timing %s failed: %s", what, graph ? "a graph of calls" : "calls", cudaGetErrorName(e));
+        fail_variant(c, v, p->nb, "%s: timing %s failed: %s", what, graph ? "a graph of calls" : "calls",
+                     cudaGetErrorName(e));
     return 0;
 }
 #else
@@ -627,6 +677,12 @@ static int worth_it(const ctx *c, const problem *p, int v, const config *g, int 
 static void sweep_point_as(ctx *c, const problem *p, int v, const config *g, int repeats, best *bst, const char *source)
 {
     if (c->broken)
+        return;
+    /* A kernel that failed a check has no numbers left to give: skip its other
+     * points (every shape, this token count) instead of failing each of them,
+     * so that an unfinished exercise prints one line per kernel. */
+    const char *kernel = variant_kernel(v, p->nb);
+    if (kernel != NULL && !bench_kernel_ok(c->b, kernel))
         return;
     if (v != V_CUBLAS && v != V_FLOOR && g->threads > gemv_max_threads(p->nb))
         return;     /* not launchable: the kernels are compiled for fewer threads (GEMV_BOUNDS) */
@@ -777,10 +833,13 @@ static void time_plan(ctx *c, const problem *p, best *bst)
     int kc = p->sh->K / 8;
     if ((long long)p->sh->M * (kc < 16 ? kc : 16) < c->sms)
         return;     /* too few rows for any plan to fill the SMs (the dry run's small shapes) */
+    if (!bench_kernel_ok(c->b, variant_kernel(V_CLUSTER, p->nb)))
+        return;     /* the exercise's kernel failed a check: its plan would give no number */
     gemv_plan plan;
     dsm_error_t err = gemv_cluster_plan(p->sh->M, p->sh->K, p->nb, c->sms, &plan);
     if (err != dsmSuccess) {
-        bench_fail(c->b, "%s nb %d: gemv_cluster_plan failed: %s", p->sh->name, p->nb, dsm_error_name(err));
+        fail_variant(c, V_CLUSTER, p->nb, "%s nb %d: gemv_cluster_plan failed: %s", p->sh->name, p->nb,
+                     dsm_error_name(err));
         c->failed = 1;
         return;
     }
@@ -822,6 +881,18 @@ static double geomean(const double *x, int n)
     return k ? exp(s / k) : 0.0;
 }
 
+/* A summary number measured with `kernels`: null (with the reason) when one of
+ * them failed a check in the family (bench_summary_measured), or when the
+ * number is missing (0: its variants gave no number) on a GPU; the dry run
+ * times nothing, and its zeros stay zeros. */
+static void summary_measured(ctx *c, const char *key, double value, const char *kernels)
+{
+    if (c->dry || (value > 0 && isfinite(value)))
+        bench_summary_measured(c->b, key, value, kernels);
+    else
+        bench_summary_failed(c->b, key, "not measured: a variant it needs gave no number (a failed check?)");
+}
+
 /* Measures the HBM read bandwidth: stream_read over the whole pool. */
 static void measure_hbm(ctx *c)
 {
@@ -843,7 +914,7 @@ static void measure_hbm(ctx *c)
     c->hbm_gbps = bst.have && bst.graph.median > 0 ? gbps(&p, bst.graph.median) : 0.0;
     bench_progress(c->b, "HBM read bandwidth: %.0f GB/s (stream_read over %.2f GB, %d CTAs x %d threads, %d loads in "
                    "flight)", c->hbm_gbps, p.bytes / 1e9, bst.c.split, bst.c.threads, bst.c.unroll);
-    bench_summary_number(c->b, "gemv.hbm_read_tbps", c->hbm_gbps / 1e3);
+    summary_measured(c, "gemv.hbm_read_tbps", c->hbm_gbps / 1e3, "stream_read");
     bench_report(c->b, "Measured HBM read bandwidth: **%.0f GB/s** (stream_read over %.2f GB of weights, %d CTAs of %d "
                  "threads, %d 16-byte loads in flight per thread, median of a graph of %d reads; every word summed "
                  "and checked). %% HBM below is relative to it.\n\n", c->hbm_gbps, p.bytes / 1e9, bst.c.split,
@@ -963,8 +1034,8 @@ static int anat_check(ctx *c, const anat_point *a, uint32_t mark)
         dsm_memcpy_to_host(got, c->dout, (size_t)a->ctas * 4);
         for (unsigned b = 0; b < a->ctas; ++b)
             if (got[b] != mark + b) {
-                bench_fail(c->b, "launch anatomy, %s: CTA %u marked 0x%08x, the last call's mark is 0x%08x", a->what,
-                           b, got[b], mark + b);
+                bench_fail_kernel(c->b, "launch_mark", "launch anatomy, %s: CTA %u marked 0x%08x, the last call's "
+                                  "mark is 0x%08x [kernel launch_mark]", a->what, b, got[b], mark + b);
                 free(got);
                 return 0;
             }
@@ -981,8 +1052,10 @@ static int anat_check(ctx *c, const anat_point *a, uint32_t mark)
         double want = a->rs == 1 ? (double)S * mark + (double)n * S * (S - 1) / 2 + (double)S * i
                                  : (double)mark + (double)q * n + i;
         if ((double)got[k] != want) {
-            bench_fail(c->b, "launch anatomy, %s: cluster %d, element %d is %.1f, want %.1f", a->what, k / n, i,
-                       (double)got[k], want);
+            bench_fail_kernel(c->b, "rs_probe", "launch anatomy, %s: cluster %d, element %d is %.1f, want %.1f "
+                              "[kernel rs_probe: %s; its other points are skipped]", a->what, k / n, i,
+                              (double)got[k], want, a->rs == 1 ? "cluster_reduce_scatter of ch08.reduce_scatter "
+                              "(reduce_scatter.h), as reduce_scatter_kernel runs it" : "given code");
             free(got);
             return 0;
         }
@@ -1100,16 +1173,21 @@ static void launch_anatomy(ctx *c)
     bench_report(c->b, "### What a call costs before any work: empty kernels (µs per call, graph of %d calls)\n\n"
                  "| launch | CTAs | µs per call |\n|---|---|---|\n", c->dry ? 1 : 200);
     for (int i = 0; i < n && !c->broken; ++i) {
-        time_marks(c, &pts[i], 200, 5);
+        const char *kernel = pts[i].rs ? "rs_probe" : "launch_mark";
+        pts[i].us = -1;
+        if (bench_kernel_ok(c->b, kernel))     /* after a failed check: one line, not one per point */
+            time_marks(c, &pts[i], 200, 5);
         char key[64];
         snprintf(key, sizeof key, "gemv.launch_us.%s", keys[i]);
         if (pts[i].us >= 0)
-            bench_summary_number(c->b, key, pts[i].us);
+            bench_summary_measured(c->b, key, pts[i].us, kernel);
         if (pts[i].us >= 0)
             bench_report(c->b, "| %s | %u | %.2f |\n", pts[i].what, pts[i].ctas, pts[i].us);
         else
             bench_report(c->b, "| %s | %u | not measured (%s) |\n", pts[i].what, pts[i].ctas,
-                         pts[i].pdl ? "PDL could not be captured in a graph" : "the launch failed");
+                         !bench_kernel_ok(c->b, kernel) ? "its kernel failed a check"
+                         : pts[i].pdl                  ? "PDL could not be captured in a graph"
+                                                       : "the launch failed");
     }
     bench_report(c->b, "\nThe first kernel only writes one word per CTA: the time is the launch, the CTAs' start and "
                  "exit, and the gap between consecutive kernels of a graph. Every GEMV call pays it once (the "
@@ -1120,7 +1198,7 @@ static void launch_anatomy(ctx *c)
         if (pts[i].us >= 0 && pts[i + 1].us >= 0) {
             char key[64];
             snprintf(key, sizeof key, "gemv.reduce_scatter_us.c%u", pts[i].cluster);
-            bench_summary_number(c->b, key, pts[i + 1].us - pts[i].us);
+            bench_summary_measured(c->b, key, pts[i + 1].us - pts[i].us, "rs_probe");
             bench_report(c->b, " clusters of %u, %.2f µs;", pts[i].cluster, pts[i + 1].us - pts[i].us);
         }
     bench_report(c->b, "\n\n");
@@ -1291,18 +1369,18 @@ int bench_family_ch08_gemv(bench *b)
         }
         char key[128];
         snprintf(key, sizeof key, "gemv.us_nb1.%s.cluster_dsmem", shapes[si].name);
-        bench_summary_number(b, key, cl);
+        summary_measured(&c, key, cl, "gemv_cluster_t1");
         snprintf(key, sizeof key, "gemv.us_nb1.%s.best_noncluster", shapes[si].name);
-        bench_summary_number(b, key, nc < 1e30 ? nc : 0);
+        summary_measured(&c, key, nc < 1e30 ? nc : 0, K_NONCLUSTER);
         snprintf(key, sizeof key, "gemv.us_nb1.%s.read_floor", shapes[si].name);
-        bench_summary_number(b, key, bs[V_FLOOR].have ? bs[V_FLOOR].graph.median : 0);
+        summary_measured(&c, key, bs[V_FLOOR].have ? bs[V_FLOOR].graph.median : 0, "stream_read");
         if (floor_pdl[si].have) {
             snprintf(key, sizeof key, "gemv.us_nb1.%s.read_floor_pdl", shapes[si].name);
-            bench_summary_number(b, key, floor_pdl[si].graph.median);
+            summary_measured(&c, key, floor_pdl[si].graph.median, "stream_read");
         }
         if (planned[si][0].have) {
             snprintf(key, sizeof key, "gemv.us_nb1.%s.cluster_plan", shapes[si].name);
-            bench_summary_number(b, key, planned[si][0].graph.median);
+            summary_measured(&c, key, planned[si][0].graph.median, "gemv_cluster_t1");
         }
         double fl = bs[V_FLOOR].have ? bs[V_FLOOR].graph.median : 0;
         fc_all[si] = fl > 0 && bs[V_CUBLAS].have ? bs[V_CUBLAS].graph.median / fl : 0;
@@ -1313,7 +1391,7 @@ int bench_family_ch08_gemv(bench *b)
         }
         if (c.have_cublas) {
             snprintf(key, sizeof key, "gemv.us_nb1.%s.cublas", shapes[si].name);
-            bench_summary_number(b, key, bs[V_CUBLAS].graph.median);
+            summary_measured(&c, key, bs[V_CUBLAS].graph.median, "");
         }
     }
     double g_c_small = geomean(rc_small, nsmall), g_c_all = geomean(ratio_cublas, nshapes);
@@ -1322,19 +1400,22 @@ int bench_family_ch08_gemv(bench *b)
     double f_c_small = geomean(fc_small, nfloor_small), f_c_all = geomean(fc_all, nshapes);
     double f_n_small = geomean(fn_small, nfloor_small);
     if (c.have_cublas) {
-        bench_summary_number(b, "gemv.ceiling.cublas_over_floor_geomean_small_m", f_c_small);
-        bench_summary_number(b, "gemv.ceiling.cublas_over_floor_geomean_all", f_c_all);
+        summary_measured(&c, "gemv.ceiling.cublas_over_floor_geomean_small_m", f_c_small, "stream_read");
+        summary_measured(&c, "gemv.ceiling.cublas_over_floor_geomean_all", f_c_all, "stream_read");
     }
-    bench_summary_number(b, "gemv.ceiling.best_noncluster_over_floor_geomean_small_m", f_n_small);
+    summary_measured(&c, "gemv.ceiling.best_noncluster_over_floor_geomean_small_m", f_n_small,
+                     K_NONCLUSTER " stream_read");
     if (c.have_cublas) {
-        bench_summary_number(b, "gemv.headline.cluster_vs_cublas_geomean_small_m", g_c_small);
-        bench_summary_number(b, "gemv.headline.cluster_vs_cublas_geomean_all", g_c_all);
+        summary_measured(&c, "gemv.headline.cluster_vs_cublas_geomean_small_m", g_c_small, "gemv_cluster_t1");
+        summary_measured(&c, "gemv.headline.cluster_vs_cublas_geomean_all", g_c_all, "gemv_cluster_t1");
     }
-    bench_summary_number(b, "gemv.headline.cluster_vs_best_noncluster_geomean_small_m", g_n_small);
-    bench_summary_number(b, "gemv.headline.cluster_vs_best_noncluster_geomean_all", g_n_all);
-    bench_summary_number(b, "gemv.cluster_vs_gmem_twin_geomean_all", g_twin);
+    summary_measured(&c, "gemv.headline.cluster_vs_best_noncluster_geomean_small_m", g_n_small,
+                     "gemv_cluster_t1 " K_NONCLUSTER);
+    summary_measured(&c, "gemv.headline.cluster_vs_best_noncluster_geomean_all", g_n_all,
+                     "gemv_cluster_t1 " K_NONCLUSTER);
+    summary_measured(&c, "gemv.cluster_vs_gmem_twin_geomean_all", g_twin, "gemv_cluster_t1 gemv_cluster_gmem_t1");
     if (min_pct_big < 1e9)
-        bench_summary_number(b, "gemv.cluster_min_pct_hbm_from_32mb", min_pct_big);
+        summary_measured(&c, "gemv.cluster_min_pct_hbm_from_32mb", min_pct_big, "gemv_cluster_t1 stream_read");
 
     /* ---- report ---- */
     bench_report(b, "### One token (batch 1): µs per call (CUDA graph of consecutive calls, weights from HBM)\n\n");
@@ -1349,6 +1430,8 @@ int bench_family_ch08_gemv(bench *b)
         for (int v = 0; v < V_COUNT; ++v)
             if (bs[v].have)
                 snprintf(cell[v], sizeof cell[v], "%.2f", bs[v].graph.median);
+            else if (variant_kernel(v, 1) && !bench_kernel_ok(b, variant_kernel(v, 1)))
+                snprintf(cell[v], sizeof cell[v], "failed");
             else
                 snprintf(cell[v], sizeof cell[v], "-");
         double cl = bs[V_CLUSTER].graph.median;
