@@ -19,6 +19,17 @@ tmp="$out.tmp"
       course/*.ini 2>/dev/null | head -n 1)
     path="$src/$file"
     [ -f "$path" ] || path="$file"
+    # A kernel file that is no exercise's file runs the exercises whose headers it includes
+    # (ch08/gemv_twokernel.cu includes ch08/dot_bf16.h, the file of ch08.dot_bf16).
+    if [ -z "$exercise" ] && [ -f "$path" ]; then
+      dir=$(dirname "$file")
+      for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\.h\)".*/\1/p' "$path"); do
+        e=$(awk -v f="$dir/$h" '/^\[/ { id = $0; gsub(/[][[:space:]]/, "", id) }
+          /^file[[:space:]]*=/ { v = $0; sub(/^file[[:space:]]*=[[:space:]]*/, "", v); sub(/[[:space:]]*(;.*)?$/, "", v); if (v == f) print id }' \
+          course/*.ini 2>/dev/null | head -n 1)
+        [ -n "$e" ] && exercise="${exercise:+$exercise,}$e"
+      done
+    fi
     if [ -f "$path" ]; then
       for name in $(sed -n 's/^[[:space:]]*DSM_KERNEL_ENTRY(\([A-Za-z0-9_]*\).*/\1/p' "$path"); do
         echo "    {\"$name\", \"$file\", \"$exercise\"},"
