@@ -2,7 +2,7 @@
 // bench-kernels: ch07/bulk_stream.cu ch07/mcast_stream.cu ch07/mcast_operand.cu
 /*
  * What it measures (each configuration checked before it is timed; a wrong result is
- * bench_fail(), never a number):
+ * bench_fail_kernel(), never a number):
  *   1. stream:  every CTA of a cluster needs every chunk of the cluster's stream.
  *               "per CTA": bulk_stream, each CTA loads every chunk itself (its own
  *               ring, local mbarriers); "multicast": mcast_stream, each chunk read once
@@ -25,8 +25,12 @@
  * Outputs are poisoned before the checked launch and every word of every CTA's sums is
  * compared with the CPU, so a kernel that skips work or does nothing fails.
  * BENCH_CH07_NCU=1 (set by bench/driver/ncu.sh under Nsight Compute): only part 1, one
- * timed launch per configuration, and ch07-ncu-launches.csv lists every launch in order
- * so that ncu.c can name each profiled launch.
+ * timed launch per configuration, and ch07-ncu-launches.csv lists every launch in order,
+ * with the bytes its CTAs receive, so that ncu.c can name each profiled launch and set its
+ * L2 reads against what was delivered.
+ * A failed check names its kernel (bench_fail_kernel): its rows read "failed" (both tables
+ * end with a "kernel" column), its progress lines print no number, and no summary number
+ * measured with it survives (bench_summary_measured).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -62,6 +66,7 @@ typedef struct plan {
 } plan;
 
 typedef struct result {
+    const char *kernel;       /* the DSM_KERNEL_ENTRY name this configuration ran */
     dsm_error_t err;
     int failed, max_clusters, clusters, iters;
     bench_stats ms;
@@ -94,7 +99,18 @@ static double per_sm_clk(const bench *b, double tb_s)
 }
 
 static int device_broken(const result *r) { return r->err == dsmErrorLaunchFailure || r->err == dsmErrorIllegalAddress; }
-static const char *launch_name(const result *r) { return r->failed ? "check-failed" : dsm_error_name(r->err); }
+
+/* 1 when r holds numbers that may be shown: measured, and no check of its kernel failed in this family. */
+static int shown(const bench *b, const result *r)
+{
+    return !r->failed && r->err == dsmSuccess && r->ms.median > 0 && bench_kernel_ok(b, r->kernel);
+}
+
+/* The CSV's launch column: the launch's result, or "failed" once its kernel failed a check. */
+static const char *launch_name(const bench *b, const result *r)
+{
+    return r->failed || (r->kernel && !bench_kernel_ok(b, r->kernel)) ? "failed" : dsm_error_name(r->err);
+}
 
 /* out[w] = sum over k < nchunks of (k + 1) * region[(k mod region_chunks) * words + w]. */
 static void stream_ref(const uint32_t *region, size_t words, size_t region_chunks, long nchunks, uint32_t *out)
@@ -109,13 +125,14 @@ static void stream_ref(const uint32_t *region, size_t words, size_t region_chunk
     free(weight);
 }
 
-/* Compares `words` words of CTA b's output with want; bench_fail on the first difference. */
-static int same(bench *b, const char *what, size_t blk, const uint32_t *got, const uint32_t *want, size_t words,
-                size_t first_word)
+/* Compares `words` words of CTA b's output with want; bench_fail_kernel on the first difference. */
+static int same(bench *b, const char *kernel, const char *what, size_t blk, const uint32_t *got, const uint32_t *want,
+                size_t words, size_t first_word)
 {
     for (size_t w = 0; w < words; ++w)
         if (got[w] != want[w]) {
-            bench_fail(b, "%s: CTA %zu, word %zu: got 0x%08x, want 0x%08x", what, blk, first_word + w, got[w], want[w]);
+            bench_fail_kernel(b, kernel, "%s: CTA %zu, word %zu: got 0x%08x, want 0x%08x", what, blk, first_word + w,
+                              got[w], want[w]);
             return 0;
         }
     return 1;
@@ -123,10 +140,10 @@ static int same(bench *b, const char *what, size_t blk, const uint32_t *got, con
 
 /* The launches of BENCH_CH07_NCU=1, in order (ncu.c names each profiled launch from it). */
 static bench_csv *ncu_log;
-static void log_launches(const char *kernel, enum mode m, enum source src, int n, int launches)
+static void log_launches(const char *kernel, enum mode m, enum source src, int n, int launches, double delivered)
 {
     for (int i = 0; ncu_log && i < launches; ++i)
-        bench_csv_row(ncu_log, "%s,%s,%s,%d", kernel, mode_name[m], source_name[src], n);
+        bench_csv_row(ncu_log, "%s,%s,%s,%d,%.0f", kernel, mode_name[m], source_name[src], n, delivered);
 }
 
 /* ---- part 1: the stream, per CTA or multicast ---- */
@@ -134,6 +151,7 @@ static void log_launches(const char *kernel, enum mode m, enum source src, int n
 static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, enum source src, int n)
 {
     result r = {0};
+    r.kernel = m == PER_CTA ? "bulk_stream" : "mcast_stream";
     dsm_kernel_t k = m == PER_CTA ? DSM_KERNEL(bulk_stream) : DSM_KERNEL(mcast_stream);
     int threads = CONSUMERS + (m == PER_CTA ? 32 : 64), chunk = p->chunk, stages = p->stages;
     if (p->dry)
@@ -148,6 +166,10 @@ static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, 
     if (r.err != dsmSuccess || r.max_clusters < 1) {
         if (r.err == dsmSuccess)
             r.err = dsmErrorInvalidValue;
+        /* a row that was not measured is never "ok": every shape of this family fits on a Hopper GPU */
+        r.failed = 1;
+        bench_fail_kernel(b, r.kernel, "%s, clusters of %d: no cluster fits (%s, %d clusters)", r.kernel, n,
+                          dsm_error_name(r.err), r.max_clusters);
         return r;
     }
     r.clusters = p->dry ? 1 : r.max_clusters;
@@ -162,7 +184,7 @@ static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, 
     r.iters = (int)nchunks;
     uint32_t *out = NULL;
     if (dsm_malloc((void **)&out, blocks * words * 4) != dsmSuccess) {
-        bench_fail(b, "dsm_malloc of the output failed");
+        bench_fail_kernel(b, r.kernel, "%s: dsm_malloc of the output failed", r.kernel);
         r.failed = 1;
         return r;
     }
@@ -175,14 +197,16 @@ static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, 
     void *args_mc[] = {&in, &out, &cb, &st, &nc, &rc, &shared_region};
     void **args = m == PER_CTA ? args_cta : args_mc;
     char what[160];
-    snprintf(what, sizeof what, "%s stream from %s, clusters of %d", mode_name[m], source_name[src], n);
+    snprintf(what, sizeof what, "%s (%s stream) from %s, clusters of %d", r.kernel, mode_name[m], source_name[src], n);
+    double delivered = (double)blocks * (double)nchunks * chunk;   /* bytes landed in shared memory per launch */
 
     dsm_error_t err = dsm_launch_sync(&cfg, k, args);
-    log_launches(m == PER_CTA ? "bulk_stream" : "mcast_stream", m, src, n, 1 + p->warmup + p->repeats);
+    log_launches(r.kernel, m, src, n, 1 + p->warmup + p->repeats, delivered);
     if (err != dsmSuccess) {
         r.err = err;
         r.failed = 1;
-        bench_fail(b, "%s: the launch failed: %s (%s)", what, dsm_error_name(err), dsm_error_string(err));
+        bench_fail_kernel(b, r.kernel, "%s: the launch failed: %s (%s)", what, dsm_error_name(err),
+                          dsm_error_string(err));
         dsm_free(out);
         return r;
     }
@@ -193,7 +217,7 @@ static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, 
         stream_ref(pl->host[0] + reg * region_chunks * words, words, region_chunks, nchunks, want);
         size_t first = src == FROM_L2 ? 0 : reg * (size_t)n, last = src == FROM_L2 ? blocks : first + (size_t)n;
         for (size_t blk = first; ok && blk < last; ++blk)
-            ok = same(b, what, blk, got + blk * words, want, words, 0);
+            ok = same(b, r.kernel, what, blk, got + blk * words, want, words, 0);
     }
     free(got);
     free(want);
@@ -207,10 +231,9 @@ static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, 
     if (err != dsmSuccess) {
         r.err = err;
         r.failed = 1;
-        bench_fail(b, "%s: timing failed after a good check: %s", what, dsm_error_name(err));
+        bench_fail_kernel(b, r.kernel, "%s: timing failed after a good check: %s", what, dsm_error_name(err));
     } else {
         r.ms = bench_stats_of(ms, p->repeats);
-        double delivered = (double)blocks * (double)nchunks * chunk;
         r.delivered_tbps = tbps(delivered, r.ms.median);
         r.fetched_tbps = m == PER_CTA ? r.delivered_tbps : r.delivered_tbps / n;
     }
@@ -228,6 +251,7 @@ typedef struct op_shape {
 static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m, const op_shape *s)
 {
     result r = {0};
+    r.kernel = "mcast_operand";
     dsm_kernel_t k = DSM_KERNEL(mcast_operand);
     int n = s->n, threads = p->dry ? 96 : CONSUMERS + 64;
     int opnd_bytes = s->step * s->share_pct / 100 / 16 * 16, own_bytes = s->step - opnd_bytes;
@@ -244,6 +268,10 @@ static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m,
     if (r.err != dsmSuccess || r.max_clusters < 1) {
         if (r.err == dsmSuccess)
             r.err = dsmErrorInvalidValue;
+        /* a row that was not measured is never "ok": every shape of this family fits on a Hopper GPU */
+        r.failed = 1;
+        bench_fail_kernel(b, r.kernel, "%s, clusters of %d: no cluster fits (%s, %d clusters)", r.kernel, n,
+                          dsm_error_name(r.err), r.max_clusters);
         return r;
     }
     r.clusters = p->dry ? 1 : r.max_clusters;
@@ -264,7 +292,7 @@ static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m,
     r.iters = (int)nsteps;
     uint32_t *out = NULL;
     if (dsm_malloc((void **)&out, blocks * W * 4) != dsmSuccess) {
-        bench_fail(b, "dsm_malloc of the output failed");
+        bench_fail_kernel(b, r.kernel, "%s: dsm_malloc of the output failed", r.kernel);
         r.failed = 1;
         return r;
     }
@@ -275,14 +303,15 @@ static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m,
         a9 = m == MULTICAST;
     void *args[] = {&own, &opnd, &out, &a3, &a4, &a5, &a6, &a7, &a8, &a9};
     char what[200];
-    snprintf(what, sizeof what, "operand %s: clusters of %d, %d KB steps, %d %% operand, own data from %s, operand "
+    snprintf(what, sizeof what, "mcast_operand, %s: clusters of %d, %d KB steps, %d %% operand, own data from %s, operand "
                                 "from %s", mode_name[m], n, s->step / 1024, s->share_pct, source_name[s->own_src],
              source_name[s->opnd_src]);
     dsm_error_t err = dsm_launch_sync(&cfg, k, args);
     if (err != dsmSuccess) {
         r.err = err;
         r.failed = 1;
-        bench_fail(b, "%s: the launch failed: %s (%s)", what, dsm_error_name(err), dsm_error_string(err));
+        bench_fail_kernel(b, r.kernel, "%s: the launch failed: %s (%s)", what, dsm_error_name(err),
+                          dsm_error_string(err));
         dsm_free(out);
         return r;
     }
@@ -308,7 +337,7 @@ static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m,
     uint32_t *got = malloc(blocks * W * 4 + 4);
     int ok = dsm_memcpy_to_host(got, out, blocks * W * 4) == dsmSuccess;
     for (size_t blk = 0; ok && blk < blocks; ++blk)
-        ok = same(b, what, blk, got + blk * W, ref + blk * W, W, 0);
+        ok = same(b, r.kernel, what, blk, got + blk * W, ref + blk * W, W, 0);
     free(got);
     if (!ok) {
         r.failed = 1;
@@ -320,7 +349,7 @@ static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m,
     if (err != dsmSuccess) {
         r.err = err;
         r.failed = 1;
-        bench_fail(b, "%s: timing failed after a good check: %s", what, dsm_error_name(err));
+        bench_fail_kernel(b, r.kernel, "%s: timing failed after a good check: %s", what, dsm_error_name(err));
     } else {
         r.ms = bench_stats_of(ms, p->repeats);
         r.delivered_tbps = tbps((double)blocks * (double)nsteps * s->step, r.ms.median);
@@ -361,11 +390,11 @@ static void free_pools(pools *pl)
 
 #define STREAM_HEADER \
     "data,cluster,mode,chunk_bytes,stages,threads,max_active_clusters,clusters,launch,nchunks,ms_median,ms_min,ms_max," \
-    "delivered_tbps,fetched_tbps,delivered_bytes_per_clk_per_sm,speedup_vs_per_cta"
+    "delivered_tbps,fetched_tbps,delivered_bytes_per_clk_per_sm,speedup_vs_per_cta,kernel"
 
 #define OPERAND_HEADER \
     "cluster,step_bytes,operand_pct,own_from,operand_from,mode,max_active_clusters,clusters,launch,nsteps,ms_median," \
-    "ms_min,ms_max,delivered_tbps,fetched_tbps,speedup_vs_per_cta"
+    "ms_min,ms_max,delivered_tbps,fetched_tbps,speedup_vs_per_cta,kernel"
 
 int bench_family_ch07_multicast(bench *b)
 {
@@ -396,7 +425,7 @@ int bench_family_ch07_multicast(bench *b)
     int failed = 0, broken = 0;
 #define TRACK(r) do { failed |= (r).failed; broken |= device_broken(&(r)); } while (0)
     if (p.ncu)
-        ncu_log = bench_csv_open(b, "ch07-ncu-launches", "kernel,mode,data,cluster");
+        ncu_log = bench_csv_open(b, "ch07-ncu-launches", "kernel,mode,data,cluster,delivered_bytes");
 
     /* 1. the stream, both ways, per cluster size, from L2 and from HBM */
     bench_csv *csv = bench_csv_open(b, "ch07_multicast", STREAM_HEADER);
@@ -415,15 +444,18 @@ int bench_family_ch07_multicast(bench *b)
                 TRACK(*r);
                 double speed = m == MULTICAST && st[src][i][0].ms.median > 0 && r->ms.median > 0
                                    ? st[src][i][0].ms.median / r->ms.median : 1.0;
-                bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f",
+                bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f,%s",
                               source_name[src], sizes[i], mode_name[m], p.chunk, p.stages,
                               (p.dry ? 32 : CONSUMERS) + (m == PER_CTA ? 32 : 64), r->max_clusters, r->clusters,
-                              launch_name(r), r->iters, r->ms.median, r->ms.min, r->ms.max, r->delivered_tbps,
-                              r->fetched_tbps, per_sm_clk(b, r->delivered_tbps), speed);
-                bench_progress(b, "stream from %-3s clusters of %2d, %-9s %s: delivered %.2f TB/s, fetched %.2f TB/s",
-                               source_name[src], sizes[i], mode_name[m], launch_name(r), r->delivered_tbps,
-                               r->fetched_tbps);
-                if (src == FROM_L2 && m == PER_CTA && !r->failed && r->delivered_tbps > best_l2_percta) {
+                              launch_name(b, r), r->iters, r->ms.median, r->ms.min, r->ms.max, r->delivered_tbps,
+                              r->fetched_tbps, per_sm_clk(b, r->delivered_tbps), speed, r->kernel);
+                if (shown(b, r))
+                    bench_progress(b, "stream from %-3s clusters of %2d, %-9s delivered %.2f TB/s, fetched %.2f TB/s",
+                                   source_name[src], sizes[i], mode_name[m], r->delivered_tbps, r->fetched_tbps);
+                else
+                    bench_progress(b, "stream from %-3s clusters of %2d, %-9s %s: failed", source_name[src], sizes[i],
+                                   mode_name[m], r->kernel);
+                if (src == FROM_L2 && m == PER_CTA && shown(b, r) && r->delivered_tbps > best_l2_percta) {
                     best_l2_percta = r->delivered_tbps;
                     snprintf(best_l2_what, sizeof best_l2_what, "clusters of %d, %d slots of %d KB", sizes[i], p.stages,
                              p.chunk / 1024);
@@ -444,17 +476,22 @@ int bench_family_ch07_multicast(bench *b)
                 for (int m = 0; m < 2 && !broken; ++m) {
                     r2[m] = stream_run(b, &q, &pl, (enum mode)m, FROM_L2, 2);
                     TRACK(r2[m]);
-                    bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f", "L2", 2,
+                    bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f,%s", "L2", 2,
                                   mode_name[m], q.chunk, q.stages, CONSUMERS + (m == PER_CTA ? 32 : 64),
-                                  r2[m].max_clusters, r2[m].clusters, launch_name(&r2[m]), r2[m].iters, r2[m].ms.median,
-                                  r2[m].ms.min, r2[m].ms.max, r2[m].delivered_tbps, r2[m].fetched_tbps,
-                                  per_sm_clk(b, r2[m].delivered_tbps),
+                                  r2[m].max_clusters, r2[m].clusters, launch_name(b, &r2[m]), r2[m].iters,
+                                  r2[m].ms.median, r2[m].ms.min, r2[m].ms.max, r2[m].delivered_tbps,
+                                  r2[m].fetched_tbps, per_sm_clk(b, r2[m].delivered_tbps),
                                   m && r2[0].ms.median > 0 && r2[1].ms.median > 0 ? r2[0].ms.median / r2[1].ms.median
-                                                                                  : 1.0);
-                    bench_progress(b, "stream from L2  clusters of  2, %-9s %2d x %2d KB: delivered %.2f TB/s",
-                                   mode_name[m], q.stages, q.chunk / 1024, r2[m].delivered_tbps);
+                                                                                  : 1.0,
+                                  r2[m].kernel);
+                    if (shown(b, &r2[m]))
+                        bench_progress(b, "stream from L2  clusters of  2, %-9s %2d x %2d KB: delivered %.2f TB/s",
+                                       mode_name[m], q.stages, q.chunk / 1024, r2[m].delivered_tbps);
+                    else
+                        bench_progress(b, "stream from L2  clusters of  2, %-9s %2d x %2d KB: %s failed", mode_name[m],
+                                       q.stages, q.chunk / 1024, r2[m].kernel);
                 }
-                if (!broken && !r2[0].failed && r2[0].delivered_tbps > best_l2_percta) {
+                if (!broken && shown(b, &r2[0]) && r2[0].delivered_tbps > best_l2_percta) {
                     best_l2_percta = r2[0].delivered_tbps;
                     snprintf(best_l2_what, sizeof best_l2_what, "clusters of 2, %d slots of %d KB", q.stages,
                              q.chunk / 1024);
@@ -498,19 +535,21 @@ int bench_family_ch07_multicast(bench *b)
                             break;
                         double speed = r[0].ms.median > 0 && r[1].ms.median > 0 ? r[0].ms.median / r[1].ms.median : 0;
                         for (int m = 0; m < 2; ++m)
-                            bench_csv_row(ocsv, "%d,%d,%d,%s,%s,%s,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f", s.n,
+                            bench_csv_row(ocsv, "%d,%d,%d,%s,%s,%s,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%s", s.n,
                                           s.step, s.share_pct, source_name[s.own_src], source_name[s.opnd_src],
-                                          mode_name[m], r[m].max_clusters, r[m].clusters, launch_name(&r[m]),
+                                          mode_name[m], r[m].max_clusters, r[m].clusters, launch_name(b, &r[m]),
                                           r[m].iters, r[m].ms.median, r[m].ms.min, r[m].ms.max, r[m].delivered_tbps,
-                                          r[m].fetched_tbps, m ? speed : 1.0);
+                                          r[m].fetched_tbps, m ? speed : 1.0, r[m].kernel);
                         char what[200];
                         snprintf(what, sizeof what, "clusters of %d, %d KB steps, %d %% operand, own data from %s, "
                                                     "operand from %s", s.n, s.step / 1024, s.share_pct,
                                  source_name[s.own_src], source_name[s.opnd_src]);
+                        if (!shown(b, &r[0]) || !shown(b, &r[1]) || speed <= 0) {
+                            bench_progress(b, "operand, %s: mcast_operand failed", what);
+                            continue;
+                        }
                         bench_progress(b, "operand, %s: per CTA %.3f ms, multicast %.3f ms: %.2fx", what,
                                        r[0].ms.median, r[1].ms.median, speed);
-                        if (r[0].failed || r[1].failed || r[0].err || r[1].err || speed <= 0)
-                            continue;
                         ++nconf;
                         wins += speed >= TARGET_WIN;
                         if (speed > best) {
@@ -536,7 +575,7 @@ int bench_family_ch07_multicast(bench *b)
     char mc_l2_min_what[32] = "";
     for (int i = 1; i < 5; ++i) {
         const result *r = &st[FROM_L2][i][MULTICAST];
-        if (!r->failed && r->err == dsmSuccess && r->ms.median > 0 && r->delivered_tbps < mc_l2_min) {
+        if (shown(b, r) && r->delivered_tbps < mc_l2_min) {
             mc_l2_min = r->delivered_tbps;
             snprintf(mc_l2_min_what, sizeof mc_l2_min_what, "clusters of %d", sizes[i]);
         }
@@ -547,23 +586,28 @@ int bench_family_ch07_multicast(bench *b)
         for (int i = 0; i < 5; ++i)
             for (int m = 0; m < 2; ++m) {
                 const result *r = &st[src][i][m];
-                if (r->failed || r->err != dsmSuccess || r->ms.median <= 0)
+                if (!shown(b, r))
                     continue;
                 snprintf(key, sizeof key, "multicast_stream.%s.%s_delivered_tbps.c%d", src ? "hbm" : "l2",
                          m ? "multicast" : "per_cta", sizes[i]);
-                bench_summary_number(b, key, r->delivered_tbps);
+                bench_summary_measured(b, key, r->delivered_tbps, r->kernel);
             }
-    bench_summary_number(b, "multicast_per_cta_l2_delivered_tbps_best", best_l2_percta);
+    if (!bench_kernel_ok(b, "bulk_stream"))
+        best_l2_percta = 0;   /* a kernel that failed anywhere in the family gives no best */
+    if (!bench_kernel_ok(b, "mcast_operand"))
+        nconf = 0;
+    if (best_l2_percta > 0)
+        bench_summary_measured(b, "multicast_per_cta_l2_delivered_tbps_best", best_l2_percta, "bulk_stream");
     if (mc_l2_min < 1e9)
-        bench_summary_number(b, "multicast_l2_delivered_tbps_min", mc_l2_min);
+        bench_summary_measured(b, "multicast_l2_delivered_tbps_min", mc_l2_min, "mcast_stream");
     if (nconf > 0) {
-        bench_summary_number(b, "multicast_win_speedup_best", best);
-        bench_summary_number(b, "multicast_win_speedup_worst", worst);
+        bench_summary_measured(b, "multicast_win_speedup_best", best, "mcast_operand");
+        bench_summary_measured(b, "multicast_win_speedup_worst", worst, "mcast_operand");
     }
     const result *l2_2 = st[FROM_L2][1];
-    double lose = l2_2[0].ms.median > 0 && l2_2[1].ms.median > 0 ? l2_2[0].ms.median / l2_2[1].ms.median : 0;
+    double lose = shown(b, &l2_2[0]) && shown(b, &l2_2[1]) ? l2_2[0].ms.median / l2_2[1].ms.median : 0;
     if (lose > 0)
-        bench_summary_number(b, "multicast_lose_speedup_l2_stream_c2", lose);
+        bench_summary_measured(b, "multicast_lose_speedup_l2_stream_c2", lose, "bulk_stream mcast_stream");
 
     /* report.md */
     bench_report(b, "\n## Chapter 7: one load, many CTAs (ch07_multicast)\n\n");
@@ -585,15 +629,25 @@ int bench_family_ch07_multicast(bench *b)
     for (int src = 0; src < 2; ++src)
         for (int i = 0; i < 5; ++i) {
             const result *a = &st[src][i][0], *c = &st[src][i][1];
-            if (a->ms.median <= 0 || c->ms.median <= 0)
-                continue;
-            bench_report(b, "| %s | %d | %d | %.2f (%.1f) | %.2f (%.1f) | %.2f | %.2fx |\n",
+            if (!a->kernel || !c->kernel)
+                continue;   /* not run (QUICK and dry runs skip clusters of 4 and 16) */
+            char pc[48] = "failed", mc[48] = "failed", fetched[24] = "failed", speed[24] = "failed";
+            if (shown(b, a))
+                snprintf(pc, sizeof pc, "%.2f (%.1f)", a->delivered_tbps, per_sm_clk(b, a->delivered_tbps));
+            if (shown(b, c)) {
+                snprintf(mc, sizeof mc, "%.2f (%.1f)", c->delivered_tbps, per_sm_clk(b, c->delivered_tbps));
+                snprintf(fetched, sizeof fetched, "%.2f", c->fetched_tbps);
+            }
+            if (shown(b, a) && shown(b, c))
+                snprintf(speed, sizeof speed, "%.2fx", a->ms.median / c->ms.median);
+            bench_report(b, "| %s | %d | %d | %s | %s | %s | %s |\n",
                          src ? "own region per cluster (HBM)" : "the same 8 MB for every cluster (L2)", sizes[i],
-                         a->clusters * sizes[i], a->delivered_tbps, per_sm_clk(b, a->delivered_tbps),
-                         c->delivered_tbps, per_sm_clk(b, c->delivered_tbps), c->fetched_tbps,
-                         a->ms.median / c->ms.median);
+                         a->clusters * sizes[i], pc, mc, fetched, speed);
         }
-    bench_report(b, "\nPer-CTA loading from L2 delivered at best %.2f TB/s (%.1f B/clk/SM), %s (target on an H200: "
+    if (best_l2_percta <= 0)
+        bench_report(b, "\nPer-CTA loading from L2: failed (no configuration of bulk_stream passed its checks).\n");
+    else
+        bench_report(b, "\nPer-CTA loading from L2 delivered at best %.2f TB/s (%.1f B/clk/SM), %s (target on an H200: "
                     "at least %.1f, %s; other ring shapes: the rows of `ch07_multicast.csv` with other chunk_bytes "
                     "and stages; near 64 B/clk/SM it is what each SM can take in that limits it).\n",
                  best_l2_percta, per_sm_clk(b, best_l2_percta), best_l2_what, TARGET_L2_TBPS,
@@ -604,6 +658,9 @@ int bench_family_ch07_multicast(bench *b)
         bench_report(b, "Multicast from L2 delivered at least %.2f TB/s in clusters of 2 and more, at %s (target on an "
                         "H200: at least %.1f at every cluster size, %s).\n", mc_l2_min, mc_l2_min_what, TARGET_MC_TBPS,
                      p.dry ? "not measured in a dry run" : mc_l2_min >= TARGET_MC_TBPS ? "met" : "not met");
+    if (nconf == 0)
+        bench_report(b, "\nOwn data beside a shared operand (mcast_operand): failed (no configuration passed its "
+                        "checks).\n");
     if (nconf > 0) {
         bench_report(b, "\n### Own data beside a shared operand (mcast_operand, %d configurations, "
                         "`ch07_multicast_operand.csv`)\n\n", nconf);

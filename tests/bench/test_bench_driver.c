@@ -326,7 +326,8 @@ static void test_compare_counts_a_null_headline_as_not_measured_and_judges_no_va
 }
 
 /* Chapter 7: each profiled launch of bulk_stream / mcast_stream is named from the family's launch log, and
- * multicast's L2 reads are judged against 1/n of per-CTA loading. */
+ * multicast's L2 reads are judged against delivered / n, with per-CTA loading's reads (merged below what it
+ * delivers) and the multicast / per-CTA ratio beside them. */
 static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_cluster(void **state)
 {
     (void)state;
@@ -334,24 +335,26 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
     char path[300];
     snprintf(path, sizeof path, "%s/ch07-launches.csv", dir);
     FILE *f = fopen(path, "w");
-    fputs("gpu,sm_clock_mhz,date,commit,kernel,mode,data,cluster\n"
-          "h200,1980,d,c,bulk_stream,per-CTA,L2,2\n"
-          "h200,1980,d,c,bulk_stream,per-CTA,L2,2\n"
-          "h200,1980,d,c,mcast_stream,multicast,L2,2\n"
-          "h200,1980,d,c,mcast_stream,multicast,L2,2\n"
-          "h200,1980,d,c,bulk_stream,per-CTA,L2,4\n"
-          "h200,1980,d,c,mcast_stream,multicast,L2,4\n",
+    fputs("gpu,sm_clock_mhz,date,commit,kernel,mode,data,cluster,delivered_bytes\n"
+          "h200,1980,d,c,bulk_stream,per-CTA,L2,2,64000000\n"
+          "h200,1980,d,c,bulk_stream,per-CTA,L2,2,64000000\n"
+          "h200,1980,d,c,mcast_stream,multicast,L2,2,64000000\n"
+          "h200,1980,d,c,mcast_stream,multicast,L2,2,64000000\n"
+          "h200,1980,d,c,bulk_stream,per-CTA,L2,4,64000000\n"
+          "h200,1980,d,c,mcast_stream,multicast,L2,4,64000000\n",
           f);
     fclose(f);
     snprintf(path, sizeof path, "%s/ch07.csv", dir);
     f = fopen(path, "w");
+    /* per CTA: 1,000,000 sectors = 32 MB, half of the 64 MB delivered (merged requests); multicast at n = 2:
+     * 32 MB = delivered / 2; at n = 4: 9.6 MB, 1.2 x delivered / 4 */
     fputs("\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
-          "\"0\",\"bulk_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"1,000,000\"\n"
-          "\"1\",\"bulk_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"1,000,000\"\n"
-          "\"2\",\"mcast_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"502,000\"\n"
-          "\"3\",\"mcast_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"498,000\"\n"
-          "\"4\",\"bulk_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"1,000,000\"\n"
-          "\"5\",\"mcast_stream\",\"lts__t_sectors_op_read.sum\",\"sector\",\"300,000\"\n",
+          "\"0\",\"bulk_stream\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"1,000,000\"\n"
+          "\"1\",\"bulk_stream\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"1,000,000\"\n"
+          "\"2\",\"mcast_stream\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"1,004,000\"\n"
+          "\"3\",\"mcast_stream\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"996,000\"\n"
+          "\"4\",\"bulk_stream\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"1,000,000\"\n"
+          "\"5\",\"mcast_stream\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"600,000\"\n",
           f);
     fclose(f);
     char ncu_csv[300];
@@ -362,16 +365,26 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
     b.family = "ncu";
     ncu_import(&b, ncu_csv);
     assert_int_equal(b.failures, 1);
-    double c2 = 0, c4 = 0;
+    double c2 = 0, c4 = 0, pc2 = 0, mc2 = 0, mc4 = 0;
     for (int i = 0; i < b.number_count; ++i) {
         if (strcmp(b.numbers[i].key, "ncu_multicast.l2.l2_read_ratio_times_n.c2") == 0)
             c2 = b.numbers[i].value;
         if (strcmp(b.numbers[i].key, "ncu_multicast.l2.l2_read_ratio_times_n.c4") == 0)
             c4 = b.numbers[i].value;
+        if (strcmp(b.numbers[i].key, "ncu_multicast.l2.per_cta_l2_read_of_delivered.c2") == 0)
+            pc2 = b.numbers[i].value;
+        if (strcmp(b.numbers[i].key, "ncu_multicast.l2.multicast_l2_read_times_n_of_delivered.c2") == 0)
+            mc2 = b.numbers[i].value;
+        if (strcmp(b.numbers[i].key, "ncu_multicast.l2.multicast_l2_read_times_n_of_delivered.c4") == 0)
+            mc4 = b.numbers[i].value;
     }
-    assert_true(fabs(c2 - 1.0) < 1e-9);   /* (502 + 498) / 2 / 1000 x 2 */
-    assert_true(fabs(c4 - 1.2) < 1e-9);
-    assert_non_null(strstr(b.report.s, "within 5 % of 1/n of per-CTA loading in 1 of 2 configurations"));
+    assert_true(fabs(pc2 - 0.5) < 1e-9);   /* 32 MB read for 64 MB delivered */
+    assert_true(fabs(mc2 - 1.0) < 1e-9);   /* (1.004 + 0.996) / 2 x 32 MB x 2 / 64 MB */
+    assert_true(fabs(mc4 - 1.2) < 1e-9);
+    assert_true(fabs(c2 - 2.0) < 1e-9);    /* against per-CTA's merged counter: twice 1/n */
+    assert_true(fabs(c4 - 2.4) < 1e-9);
+    assert_non_null(strstr(b.report.s, "within 5 % of delivered / n in 1 of 2 configurations"));
+    assert_non_null(strstr(b.report.s, "within 5 % of 1/n of per-CTA loading's counter in 0 of 2"));
     text_free(&b.report);
     text_free(&b.failure_log);
 }
