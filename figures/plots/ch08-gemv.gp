@@ -2,7 +2,7 @@
 # csv: bench/results/bench-h200/ch08_gemv.csv
 # Columns: 5 shape, 6 M, 7 K, 8 weight_mb, 9 nb, 10 variant, 11 us (median).
 #   gnuplot -e "csv='build/bench/latest/ch08_gemv.csv'; out='x.svg'" figures/plots/ch08-gemv.gp
-set terminal svg size 1200,1020 fixed enhanced font "DejaVu Sans,12" background rgb "white"
+set terminal svg size 960,900 fixed enhanced font "DejaVu Sans,13" background rgb "white"
 set output out
 set datafile separator ","
 set datafile columnheaders
