@@ -37,8 +37,9 @@ static void check_proxy_fence(emu_launch *L, emu_thread *t, emu_cta *sc, size_t 
     emu_abort_launch();
 }
 
-/* A copy into memory an earlier copy still fills: the slot was reused before its reader released it. */
-static void check_dst_in_flight(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, uint32_t bytes)
+/* A copy into memory an earlier copy still fills: the slot was reused before its reader released it.
+ * multicast: the new copy is a .multicast::cluster one, whose issuer must wait for every receiver. */
+static void check_dst_in_flight(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, uint32_t bytes, int multicast)
 {
     emu_cluster *cl = &L->cluster;
     for (uint32_t i = 0; i < cl->nops; i++) {
@@ -46,19 +47,34 @@ static void check_dst_in_flight(emu_launch *L, emu_thread *t, emu_cta *dc, size_
         if (op->done || op->dst_cta != dc->rank || !overlaps(doff, bytes, op->dst_off, op->bytes))
             continue;
         if (emu_report_begin(DSM_REPORT_RACE_WRITE_WRITE, dsmErrorRaceDetected,
-                             "a bulk copy into rank %u's shared memory while an earlier copy into the same bytes "
-                             "is still in flight", dc->rank)) {
+                             "%s into rank %u's shared memory while an earlier copy into the same bytes "
+                             "is still in flight", multicast ? "a multicast" : "a bulk copy", dc->rank)) {
             emu_report_who(L, t);
             emu_report_site("where", t->site);
-            emu_report_line("memory", "rank %u's shared memory, offset 0x%zx (a ring slot reused?)", dc->rank,
-                            doff > op->dst_off ? doff : op->dst_off);
-            emu_report_line("earlier", "copy by rank %u thread %u, not yet completed (nobody waited for it), so "
-                                       "its reader cannot have read it:", op->issuer_cta, op->issuer_tid);
-            emu_report_site("", op->site);
-            emu_report_line("on GPU", "no error: the reader gets the newer chunk, or a mix, in place of the older");
-            emu_report_line("fix", "reuse a slot only after its reader released it: the reader arrives on an "
-                                   "\"empty\" mbarrier of the producer (dsm_mbarrier_arrive_remote) when done, the "
-                                   "producer waits on it (right parity) before the next copy into that slot");
+            emu_report_line("memory", "rank %u's shared memory, offset 0x%zx (a ring slot %s?)", dc->rank,
+                            doff > op->dst_off ? doff : op->dst_off, multicast ? "refilled too early" : "reused");
+            if (multicast) {
+                emu_report_line("earlier", "copy by rank %u thread %u, not yet completed (rank %u has not waited "
+                                           "for it), so rank %u cannot have read it:", op->issuer_cta,
+                                op->issuer_tid, dc->rank, dc->rank);
+                emu_report_site("", op->site);
+                emu_report_line("on GPU", "no error: rank %u reads the newer chunk, or a mix (silent corruption, "
+                                          "e.g. inclusionAI/humming#54 and #56)", dc->rank);
+                emu_report_line("fix", "a multicast writes into EVERY CTA of its mask, so its issuer may refill a "
+                                       "slot only when every receiver released it: the issuer's \"empty\" mbarrier "
+                                       "counts the releases of all n receivers (count = n x the arrivals of one), "
+                                       "every receiver arrives on the empty barrier of every issuer, and the issuer "
+                                       "waits on it (right parity) before each refill");
+            } else {
+                emu_report_line("earlier", "copy by rank %u thread %u, not yet completed (nobody waited for it), "
+                                           "so its reader cannot have read it:", op->issuer_cta, op->issuer_tid);
+                emu_report_site("", op->site);
+                emu_report_line("on GPU", "no error: the reader gets the newer chunk, or a mix, in place of the "
+                                          "older");
+                emu_report_line("fix", "reuse a slot only after its reader released it: the reader arrives on an "
+                                       "\"empty\" mbarrier of the producer (dsm_mbarrier_arrive_remote) when done, "
+                                       "the producer waits on it (right parity) before the next copy into that slot");
+            }
             emu_report_end();
         }
         emu_abort_launch();
@@ -66,10 +82,10 @@ static void check_dst_in_flight(emu_launch *L, emu_thread *t, emu_cta *dc, size_
 }
 
 static void issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu_cta *sc, size_t soff,
-                  const unsigned char *gsrc, const void *val, uint32_t bytes, emu_mbarrier *m)
+                  const unsigned char *gsrc, const void *val, uint32_t bytes, emu_mbarrier *m, int multicast)
 {
     emu_cluster *cl = &L->cluster;
-    check_dst_in_flight(L, t, dc, doff, bytes);
+    check_dst_in_flight(L, t, dc, doff, bytes, multicast);
     if (sc) {
         check_proxy_fence(L, t, sc, soff, bytes);
         /* the copy reads its source from now until it completes */
@@ -107,13 +123,13 @@ static void issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu_ct
 void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu_cta *sc, size_t soff,
                      const void *val, uint32_t bytes, emu_mbarrier *m)
 {
-    issue(L, t, dc, doff, sc, soff, NULL, val, bytes, m);
+    issue(L, t, dc, doff, sc, soff, NULL, val, bytes, m, 0);
 }
 
 void emu_async_issue_from_global(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, const unsigned char *gsrc,
-                                 uint32_t bytes, emu_mbarrier *m)
+                                 uint32_t bytes, emu_mbarrier *m, int multicast)
 {
-    issue(L, t, dc, doff, NULL, 0, gsrc, NULL, bytes, m);
+    issue(L, t, dc, doff, NULL, 0, gsrc, NULL, bytes, m, multicast);
 }
 
 void emu_async_check_source_fenced(emu_launch *L, emu_thread *t, emu_cta *sc, size_t soff, uint32_t bytes)

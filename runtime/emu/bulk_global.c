@@ -157,39 +157,6 @@ static void check_store_source_not_overwritten(emu_thread *t, emu_cta *dc, size_
     }
 }
 
-/* A multicast into bytes of CTA dc that an earlier copy still fills: the slot was refilled before
- * every receiver released it (reported here in multicast terms; async_proxy.c reports unicast). */
-static void check_multicast_dst_in_flight(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, uint32_t bytes)
-{
-    emu_cluster *cl = &L->cluster;
-    for (uint32_t i = 0; i < cl->nops; i++) {
-        emu_async_op *op = &cl->ops[i];
-        if (op->done || op->dst_cta != dc->rank || !overlaps(doff, bytes, op->dst_off, op->bytes))
-            continue;
-        if (emu_report_begin(DSM_REPORT_RACE_WRITE_WRITE, dsmErrorRaceDetected,
-                             "a multicast into rank %u's shared memory while an earlier copy into the same bytes "
-                             "is still in flight", dc->rank)) {
-            emu_report_who(L, t);
-            emu_report_site("where", t->site);
-            emu_report_line("memory", "rank %u's shared memory, offset 0x%zx (a ring slot refilled too early?)",
-                            dc->rank, doff > op->dst_off ? doff : op->dst_off);
-            emu_report_line("earlier", "copy by rank %u thread %u, not yet completed (rank %u has not waited for "
-                                       "it), so rank %u cannot have read it:", op->issuer_cta, op->issuer_tid,
-                            dc->rank, dc->rank);
-            emu_report_site("", op->site);
-            emu_report_line("on GPU", "no error: rank %u reads the newer chunk, or a mix (silent corruption, e.g. "
-                                      "inclusionAI/humming#54 and #56)", dc->rank);
-            emu_report_line("fix", "a multicast writes into EVERY CTA of its mask, so its issuer may refill a slot "
-                                   "only when every receiver released it: the issuer's \"empty\" mbarrier counts "
-                                   "the releases of all n receivers (count = n x the arrivals of one), every "
-                                   "receiver arrives on the empty barrier of every issuer, and the issuer waits on "
-                                   "it (right parity) before each refill");
-            emu_report_end();
-        }
-        emu_abort_launch();
-    }
-}
-
 void dsm_emu_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *bar, uint32_t mask, int multicast,
                       const char *file, int line)
 {
@@ -277,8 +244,6 @@ void dsm_emu_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *bar,
         emu_mbarrier_check_init_visible(L, t, m, what);
         bars[r] = m;
         check_store_source_not_overwritten(t, dc, doff, bytes);
-        if (multicast)
-            check_multicast_dst_in_flight(L, t, dc, doff, bytes);
     }
     if (emu_counts_on)   /* one read of global memory, whatever the mask */
         emu_count_bulk_g2s_issue(t, src, bytes);
@@ -287,7 +252,7 @@ void dsm_emu_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *bar,
         if (!bars[r])
             continue;
         uint32_t idx = (uint32_t)(bars[r] - cl->mbars);
-        emu_async_issue_from_global(L, t, &cl->ctas[r], doff, (const unsigned char *)src, bytes, bars[r]);
+        emu_async_issue_from_global(L, t, &cl->ctas[r], doff, (const unsigned char *)src, bytes, bars[r], multicast);
         cl->ops[cl->nops - 1].multicast = multicast != 0;
         /* Threads of the issuer's own CTA learn of the copy from this barrier: the completion releases
          * the issuing thread's accesses up to the issue to them, like an arrive would (between CTAs the

@@ -390,9 +390,10 @@ bool emu_async_complete_all(emu_launch *L);
 void emu_async_complete_for_cta(emu_launch *L, uint32_t cta);
 /* Thread t's wait on mbarrier `mbar` succeeded: the copies that landed in a completed phase are seen. */
 void emu_async_observe(emu_launch *L, emu_thread *t, uint32_t mbar);
-/* A copy from global memory `gsrc` into CTA dc (bulk_global.c checked its operands). */
+/* A copy from global memory `gsrc` into CTA dc (bulk_global.c checked its operands); multicast: one
+ * receiver's share of a .multicast::cluster copy (a destination still in flight is reported in its terms). */
 void emu_async_issue_from_global(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, const unsigned char *gsrc,
-                                 uint32_t bytes, struct emu_mbarrier *m);
+                                 uint32_t bytes, struct emu_mbarrier *m, int multicast);
 /* Generic writes of a bulk copy's shared-memory source need fence.proxy.async first: reported otherwise. */
 void emu_async_check_source_fenced(emu_launch *L, emu_thread *t, emu_cta *sc, size_t soff, uint32_t bytes);
 /* A write to the source of a copy in flight is reported. */
