@@ -148,6 +148,55 @@ static void log_launches(const char *kernel, enum mode m, enum source src, int n
 
 /* ---- part 1: the stream, per CTA or multicast ---- */
 
+/* Sets k's attributes for cfg (non-portable cluster sizes above 8, dynamic shared memory above 48 KB) and
+ * asks how many clusters fit into r->max_clusters. 0 when at least one fits; otherwise the row fails. */
+static int fit_clusters(bench *b, result *r, dsm_kernel_t k, const dsm_launch_config *cfg)
+{
+    int n = (int)cfg->cluster.x;
+    if (n > 8)
+        dsm_func_set_non_portable_cluster_size_allowed(k, 1);
+    if (cfg->dynamic_smem_bytes > 48 * 1024)
+        dsm_func_set_max_dynamic_smem(k, (int)cfg->dynamic_smem_bytes);
+    r->err = dsm_occupancy_max_active_clusters(&r->max_clusters, k, cfg);
+    if (r->err == dsmSuccess && r->max_clusters >= 1)
+        return 0;
+    if (r->err == dsmSuccess)
+        r->err = dsmErrorInvalidValue;
+    /* a row that was not measured is never "ok": every shape of this family fits on a Hopper GPU */
+    r->failed = 1;
+    bench_fail_kernel(b, r->kernel, "%s, clusters of %d: no cluster fits (%s, %d clusters)", r->kernel, n,
+                      dsm_error_name(r->err), r->max_clusters);
+    return -1;
+}
+
+/* An output buffer of `bytes` on the device, filled with 0xFF (a kernel that writes nothing fails its check);
+ * NULL, and the row failed, when it cannot be had. */
+static uint32_t *output_buffer(bench *b, result *r, size_t bytes)
+{
+    uint32_t *out = NULL;
+    if (dsm_malloc((void **)&out, bytes) != dsmSuccess) {
+        bench_fail_kernel(b, r->kernel, "%s: dsm_malloc of the output failed", r->kernel);
+        r->failed = 1;
+        return NULL;
+    }
+    dsm_memset(out, 0xFF, bytes);
+    return out;
+}
+
+/* The first (checked) launch: 0 when it ran; otherwise the row failed and `out` is freed. */
+static int first_launch(bench *b, result *r, const dsm_launch_config *cfg, dsm_kernel_t k, void **args,
+                        const char *what, uint32_t *out)
+{
+    dsm_error_t err = dsm_launch_sync(cfg, k, args);
+    if (err == dsmSuccess)
+        return 0;
+    r->err = err;
+    r->failed = 1;
+    bench_fail_kernel(b, r->kernel, "%s: the launch failed: %s (%s)", what, dsm_error_name(err), dsm_error_string(err));
+    dsm_free(out);
+    return -1;
+}
+
 static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, enum source src, int n)
 {
     result r = {0};
@@ -157,21 +206,9 @@ static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, 
     if (p->dry)
         threads = m == PER_CTA ? 64 : 96;
     size_t smem = (size_t)stages * (size_t)chunk;
-    if (n > 8)
-        dsm_func_set_non_portable_cluster_size_allowed(k, 1);
-    if (smem > 48 * 1024)
-        dsm_func_set_max_dynamic_smem(k, (int)smem);
     dsm_launch_config cfg = {DSM_DIM3(n, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1), smem};
-    r.err = dsm_occupancy_max_active_clusters(&r.max_clusters, k, &cfg);
-    if (r.err != dsmSuccess || r.max_clusters < 1) {
-        if (r.err == dsmSuccess)
-            r.err = dsmErrorInvalidValue;
-        /* a row that was not measured is never "ok": every shape of this family fits on a Hopper GPU */
-        r.failed = 1;
-        bench_fail_kernel(b, r.kernel, "%s, clusters of %d: no cluster fits (%s, %d clusters)", r.kernel, n,
-                          dsm_error_name(r.err), r.max_clusters);
+    if (fit_clusters(b, &r, k, &cfg) != 0)
         return r;
-    }
     r.clusters = p->dry ? 1 : r.max_clusters;
     size_t blocks = (size_t)n * (size_t)r.clusters, words = (size_t)chunk / 4;
     /* L2: one region for everybody; HBM: the pool cut into a region per cluster */
@@ -182,13 +219,9 @@ static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, 
     if (nchunks < 4 * stages)
         nchunks = 4 * stages;
     r.iters = (int)nchunks;
-    uint32_t *out = NULL;
-    if (dsm_malloc((void **)&out, blocks * words * 4) != dsmSuccess) {
-        bench_fail_kernel(b, r.kernel, "%s: dsm_malloc of the output failed", r.kernel);
-        r.failed = 1;
+    uint32_t *out = output_buffer(b, &r, blocks * words * 4);
+    if (!out)
         return r;
-    }
-    dsm_memset(out, 0xFF, blocks * words * 4);
     cfg.grid = DSM_DIM3(blocks, 1, 1);
     const void *in = pl->dev[0];
     int cb = chunk, st = stages, nc = (int)nchunks, rc = (int)region_chunks;
@@ -200,16 +233,10 @@ static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, 
     snprintf(what, sizeof what, "%s (%s stream) from %s, clusters of %d", r.kernel, mode_name[m], source_name[src], n);
     double delivered = (double)blocks * (double)nchunks * chunk;   /* bytes landed in shared memory per launch */
 
-    dsm_error_t err = dsm_launch_sync(&cfg, k, args);
+    int launched = first_launch(b, &r, &cfg, k, args, what, out);
     log_launches(r.kernel, m, src, n, 1 + p->warmup + p->repeats, delivered);
-    if (err != dsmSuccess) {
-        r.err = err;
-        r.failed = 1;
-        bench_fail_kernel(b, r.kernel, "%s: the launch failed: %s (%s)", what, dsm_error_name(err),
-                          dsm_error_string(err));
-        dsm_free(out);
+    if (launched != 0)
         return r;
-    }
     uint32_t *got = malloc(blocks * words * 4), *want = malloc(words * 4);
     int ok = dsm_memcpy_to_host(got, out, blocks * words * 4) == dsmSuccess;
     size_t regions = src == FROM_L2 ? 1 : (size_t)r.clusters;
@@ -227,7 +254,7 @@ static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, 
         return r;
     }
     double ms[32];
-    err = bench_time_launches(b, &cfg, k, args, p->warmup, p->repeats, ms);
+    dsm_error_t err = bench_time_launches(b, &cfg, k, args, p->warmup, p->repeats, ms);
     if (err != dsmSuccess) {
         r.err = err;
         r.failed = 1;
@@ -259,21 +286,9 @@ static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m,
     if (p->dry)
         stages = 2;
     size_t smem = (size_t)stages * (size_t)s->step;
-    if (n > 8)
-        dsm_func_set_non_portable_cluster_size_allowed(k, 1);
-    if (smem > 48 * 1024)
-        dsm_func_set_max_dynamic_smem(k, (int)smem);
     dsm_launch_config cfg = {DSM_DIM3(n, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1), smem};
-    r.err = dsm_occupancy_max_active_clusters(&r.max_clusters, k, &cfg);
-    if (r.err != dsmSuccess || r.max_clusters < 1) {
-        if (r.err == dsmSuccess)
-            r.err = dsmErrorInvalidValue;
-        /* a row that was not measured is never "ok": every shape of this family fits on a Hopper GPU */
-        r.failed = 1;
-        bench_fail_kernel(b, r.kernel, "%s, clusters of %d: no cluster fits (%s, %d clusters)", r.kernel, n,
-                          dsm_error_name(r.err), r.max_clusters);
+    if (fit_clusters(b, &r, k, &cfg) != 0)
         return r;
-    }
     r.clusters = p->dry ? 1 : r.max_clusters;
     size_t blocks = (size_t)n * (size_t)r.clusters, clusters = (size_t)r.clusters;
     size_t ow = (size_t)own_bytes / 4, pw = (size_t)opnd_bytes / 4, W = ow + pw;
@@ -290,13 +305,9 @@ static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m,
     if (nsteps < 4 * stages)
         nsteps = 4 * stages;
     r.iters = (int)nsteps;
-    uint32_t *out = NULL;
-    if (dsm_malloc((void **)&out, blocks * W * 4) != dsmSuccess) {
-        bench_fail_kernel(b, r.kernel, "%s: dsm_malloc of the output failed", r.kernel);
-        r.failed = 1;
+    uint32_t *out = output_buffer(b, &r, blocks * W * 4);
+    if (!out)
         return r;
-    }
-    dsm_memset(out, 0xFF, blocks * W * 4);
     cfg.grid = DSM_DIM3(blocks, 1, 1);
     const void *own = pl->dev[0], *opnd = pl->dev[1];
     int a3 = own_bytes, a4 = opnd_bytes, a5 = stages, a6 = (int)nsteps, a7 = (int)own_steps, a8 = (int)opnd_steps,
@@ -306,15 +317,8 @@ static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m,
     snprintf(what, sizeof what, "mcast_operand, %s: clusters of %d, %d KB steps, %d %% operand, own data from %s, operand "
                                 "from %s", mode_name[m], n, s->step / 1024, s->share_pct, source_name[s->own_src],
              source_name[s->opnd_src]);
-    dsm_error_t err = dsm_launch_sync(&cfg, k, args);
-    if (err != dsmSuccess) {
-        r.err = err;
-        r.failed = 1;
-        bench_fail_kernel(b, r.kernel, "%s: the launch failed: %s (%s)", what, dsm_error_name(err),
-                          dsm_error_string(err));
-        dsm_free(out);
+    if (first_launch(b, &r, &cfg, k, args, what, out) != 0)
         return r;
-    }
     /* both modes of a shape compute the same sums: the reference is made once (the per-CTA run comes first) */
     static uint32_t *ref;
     static char ref_key[160];
@@ -345,7 +349,7 @@ static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m,
         return r;
     }
     double ms[32];
-    err = bench_time_launches(b, &cfg, k, args, p->warmup, p->repeats, ms);
+    dsm_error_t err = bench_time_launches(b, &cfg, k, args, p->warmup, p->repeats, ms);
     if (err != dsmSuccess) {
         r.err = err;
         r.failed = 1;
