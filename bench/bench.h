@@ -148,4 +148,15 @@ void bench_summary_text(bench *b, const char *key, const char *value);
  * "## ..." heading, its tables, DSMEM/global ratios, the seed's figures). */
 void bench_report(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The benchmark's data generator (xorshift64): advances *state (never 0) and returns it. Each family keeps
+ * its own state and seed, so its inputs do not depend on which families ran before it. */
+static inline uint64_t bench_xorshift64(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *state = x;
+}
+
 #endif

@@ -247,10 +247,7 @@ static int histogram_sweep(bench *b)
     }
     uint64_t x = 0x2545f4914f6cdd1dull;
     for (int i = 0; i < n; i++) {   /* uniform over the bins (xorshift64) */
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        host_in[i] = (uint32_t)(x % (uint64_t)nbins);
+        host_in[i] = (uint32_t)(bench_xorshift64(&x) % (uint64_t)nbins);
         ref[host_in[i]]++;
     }
     dsm_memcpy_to_device(in, host_in, sizeof(uint32_t) * (size_t)n);

@@ -91,13 +91,7 @@ typedef struct best {
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
-static uint32_t rng_u32(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
-}
+static uint32_t rng_u32(void) { return (uint32_t)(bench_xorshift64(&rng_state) >> 16); }
 
 static void *dev_alloc(bench *b, size_t bytes)
 {

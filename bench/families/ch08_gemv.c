@@ -154,13 +154,7 @@ typedef struct ctx {
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
 
-static uint64_t rng_next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rng_next(void) { return bench_xorshift64(&rng); }
 
 /* Random bf16 with magnitudes in [2^-8, 1) and random signs: a few bit
  * operations each, so that a gigabyte fills in a second. */
