@@ -9,11 +9,7 @@ out=${1:?usage: emu_twins.sh OUTDIR}
 mkdir -p "$out"
 cd "$(dirname "$0")/../.."
 export PATH=/usr/local/cuda/bin:$PATH
-cm=""
-if [ ! -f /usr/include/cmocka.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/cmocka && for d in .deps/*.deb; do dpkg -x "$d" /tmp/cmocka; done
-  cm="CMOCKA_PREFIX=/tmp/cmocka"
-fi
+. tools/gpu/cmocka.sh
 b=build/twins
 mkdir -p "$b"
 kernels="plain async_ring flags multicast bulk_global lifetime_order parity mbarrier_init pending_tx global_mem"

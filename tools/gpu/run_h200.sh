@@ -7,11 +7,7 @@ set -uo pipefail
 out=${1:?usage: run_h200.sh OUTDIR PART...}; shift
 mkdir -p "$out"
 export PATH=/usr/local/cuda/bin:$PATH
-cm=""
-if [ ! -f /usr/include/cmocka.h ] && ls .deps/*.deb >/dev/null 2>&1; then
-  mkdir -p /tmp/cmocka && for d in .deps/*.deb; do dpkg -x "$d" /tmp/cmocka; done
-  cm="CMOCKA_PREFIX=/tmp/cmocka"
-fi
+. "$(dirname "$0")/cmocka.sh"
 j=$(nproc)
 for part in "$@"; do
   echo "=== $part $(date -u +%FT%TZ)"
