@@ -165,31 +165,16 @@ function M.replacer(catalog, state)
       end
       if id and not rest:match("^%w") then
         local key = "arXiv:" .. id
-        local out = pandoc.List()
-        if open ~= "" then
-          out:insert(pandoc.Str(open))
-        end
-        out:insert(link_to({ pandoc.Str("arXiv"), pandoc.Space(), pandoc.Str(id .. v) }, M.url_of(key),
-          catalog.by_key[key], key))
-        if rest ~= "" then
-          out:insert(pandoc.Str(rest))
-        end
-        return last, out
+        return last, phrases.wrapped(open, link_to({ pandoc.Str("arXiv"), pandoc.Space(), pandoc.Str(id .. v) },
+          M.url_of(key), catalog.by_key[key], key), rest)
       end
     end
     local cand, last, open, rest = phrases.longest(catalog.index, inlines, i, unused)
     if not cand then
       return nil
     end
-    local out = pandoc.List()
-    if open ~= "" then
-      out:insert(pandoc.Str(open))
-    end
-    out:insert(link_to(phrases.slice(inlines, i, last, open, rest), cand.entry.url, cand.entry))
-    if rest ~= "" then
-      out:insert(pandoc.Str(rest))
-    end
-    return last, out
+    return last, phrases.wrapped(open, link_to(phrases.slice(inlines, i, last, open, rest), cand.entry.url,
+      cand.entry), rest)
   end
 end
 

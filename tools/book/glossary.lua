@@ -102,16 +102,8 @@ function M.replacer(terms, used)
       return nil
     end
     used[cand.term.id] = true
-    local out = pandoc.List()
-    if open ~= "" then
-      out:insert(pandoc.Str(open))
-    end
-    out:insert(pandoc.Link(phrases.slice(inlines, i, last, open, rest), "#" .. cand.term.id,
-      cand.term.title, pandoc.Attr("", { "term" })))
-    if rest ~= "" then
-      out:insert(pandoc.Str(rest))
-    end
-    return last, out
+    return last, phrases.wrapped(open, pandoc.Link(phrases.slice(inlines, i, last, open, rest),
+      "#" .. cand.term.id, cand.term.title, pandoc.Attr("", { "term" })), rest)
   end
 end
 

@@ -83,6 +83,20 @@ function M.slice(inlines, i, j, open, rest)
   return out
 end
 
+-- `node` (a replacement of a matched phrase) between the opening punctuation and the closing text
+-- the match cut from it (M.slice): the inlines that stand for the phrase.
+function M.wrapped(open, node, rest)
+  local out = pandoc.List()
+  if open ~= "" then
+    out:insert(pandoc.Str(open))
+  end
+  out:insert(node)
+  if rest ~= "" then
+    out:insert(pandoc.Str(rest))
+  end
+  return out
+end
+
 -- The words a Str could be the first word of a phrase as: its text without opening
 -- punctuation, and that without closing punctuation or a possessive ('s).
 local function first_words(text)
