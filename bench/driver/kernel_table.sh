@@ -23,9 +23,9 @@ exercise_of() {
     exercise=$(exercise_of "$file")
     path="$src/$file"
     [ -f "$path" ] || path="$file"
-    # A kernel file that is no exercise's file runs the exercises whose headers it includes
-    # (ch08/gemv_twokernel.cu includes ch08/dot_bf16.h, the file of ch08.dot_bf16).
-    if [ -z "$exercise" ] && [ -f "$path" ]; then
+    # A kernel file also runs the exercises whose headers it includes (ch08/gemv_twokernel.cu
+    # includes ch08/dot_bf16.h, the file of ch08.dot_bf16).
+    if [ -f "$path" ]; then
       dir=$(dirname "$file")
       for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\.h\)".*/\1/p' "$path"); do
         e=$(exercise_of "$dir/$h")

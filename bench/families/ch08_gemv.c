@@ -314,15 +314,10 @@ static const char *variant_kernel(int v, int nb)
     return names[v][nb <= 1 ? 0 : nb <= 2 ? 1 : nb <= 4 ? 2 : 3];
 }
 
-/* The exercises whose code a variant's kernel runs (the failure message says
- * so: the kernel files of ch08.dot_bf16 and ch08.reduce_scatter are headers). */
-static const char *const vexercise[V_COUNT] = {
-    "ch08.dot_bf16", "ch08.gemv_splitk_atomic, ch08.dot_bf16", "ch08.dot_bf16", "ch08.dot_bf16",
-    "ch08.gemv_cluster, ch08.dot_bf16, ch08.reduce_scatter", "", ""};
-
-/* A failed check of variant v with nb tokens: one line naming the kernel and
- * the exercises it runs; the kernel is failed for the rest of the family, and
- * its remaining points are skipped (sweep_point_as). */
+/* A failed check of variant v with nb tokens: one line naming the kernel (the
+ * run's last lines name the exercises whose code it runs, from the kernel
+ * table); the kernel is failed for the rest of the family, and its remaining
+ * points are skipped (sweep_point_as). */
 static void fail_variant(ctx *c, int v, int nb, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void fail_variant(ctx *c, int v, int nb, const char *fmt, ...)
 {
@@ -334,9 +329,6 @@ static void fail_variant(ctx *c, int v, int nb, const char *fmt, ...)
     const char *k = variant_kernel(v, nb);
     if (k == NULL)
         bench_fail(c->b, "%s", msg);
-    else if (vexercise[v][0])
-        bench_fail_kernel(c->b, k, "%s [kernel %s: the code of %s; its other points are skipped]", msg, k,
-                          vexercise[v]);
     else
         bench_fail_kernel(c->b, k, "%s [kernel %s; its other points are skipped]", msg, k);
 }
