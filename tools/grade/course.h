@@ -32,7 +32,7 @@ const char *failure_kind_name(failure_kind k);
 failure_kind failure_kind_from_name(const char *name);
 
 /* The kind whose hint a failure of kind k gets when the exercise has no
- * hint.<k> (plan -> wrong, launch -> plan, mbarrier -> deadlock, ...), or
+ * hint.<k> (plan -> wrong, launch -> crash, mbarrier -> deadlock, ...), or
  * KIND_NONE: then the exercise's first hint. */
 failure_kind failure_kind_fallback(failure_kind k);
 
