@@ -91,10 +91,8 @@ static dsm_error_t invalid(dsm_error_t err, const struct dsm_emu_kernel *k, cons
         emu_report_line("on GPU", "the launch returns %s; the kernel does not run", dsm_error_name(err));
         emu_report_line("fix", "%s", fix);
         /* no schedule line: nothing ran */
-        if (emu_report_verbose()) {
-            fputs(dsm_emu_last_report()->text, stderr);
-            fputs("\n", stderr);
-        }
+        if (emu_report_verbose())
+            emu_report_print();
     }
     return err;
 }

@@ -28,6 +28,8 @@ typedef struct emu_tl_event {
 /* Ends a lifetime or race report with a small picture per CTA: its phases, its exit, the events. */
 void emu_report_timeline(emu_launch *L, const emu_tl_event *ev, int nev);
 void emu_report_end(void);
+/* Prints the report now, without a schedule line, with its kind line first (an invalid launch: nothing ran). */
+void emu_report_print(void);
 /* A report with who, where, the GPU's behaviour and the fix, nothing else. */
 void emu_report_simple(emu_thread *t, dsm_report_kind kind, dsm_error_t err, const char *title, const char *gpu,
                        const char *fix);
