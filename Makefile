@@ -56,6 +56,7 @@ help:
 	  "make chapters-check  fail if a chapter includes solution code (part of test-skeletons-sync)" \
 	  "make gpu-test  solutions' tests, memcheck and racecheck on a Hopper GPU (waived without one)" \
 	  "make bench  the DSMEM-vs-global benchmark on a GPU of compute capability >= 9.0 (QUICK=1, NCU=1, SRC=exercises, FAMILY=name); without one: the dry run" \
+	  "make test-layers  no cycle among the emulator's object files (tools/check_cycles.sh)" \
 	  "make test-runtime  the emulator's own tests (bug/fix kernel pairs)" \
 	  "make test-runtime-ubsan  the same tests with the emulator built under UndefinedBehaviorSanitizer" \
 	  "make test-solutions  grade solutions/: each must pass (make check without the package install)" \

@@ -29,7 +29,7 @@ static const char CMOCKA_FAILED[] = "[  FAILED  ] ";
 static const char CMOCKA_SKIPPED[] = "[  SKIPPED ] ";
 static const char EXCEPTION[] = "Test failed with exception: ";
 static const char EMU_REPORT[] = "dsm-emu: error:";
-static const char EMU_KIND[] = "dsm-emu-report: kind="; /* the report's kind, the line before its text */
+static const char EMU_KIND[] = DSM_REPORT_KIND_LINE_PREFIX; /* the report's kind, the line before its text */
 static const char SANITIZER[] = "========= ";
 
 /* A log split into lines (the text is modified in place). */
