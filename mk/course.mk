@@ -156,7 +156,7 @@ $(GRADE_BINARIES): $(GRADE_BUILD)/%: $$(call grade_source,$$*) $$(call grade_tes
 	@rm -f $@ && mkdir -p $(@D) $(GRADE_OUT)/logs
 	@( set -x; \
 	  $(if $(filter %.cu,$<),$(NVCC) $(NVCC_FLAGS),$(CC) $(CUDA_HOST_CFLAGS)) -I$(dir $<) -DDSM_UNIT=$(call grade_unit,$*) \
-	    -c $< -o $(@D)/kernel.o && \
+	    -MMD -MP -MT $@ -MF $(@D)/kernel.d -c $< -o $(@D)/kernel.o && \
 	  $(CC) $(CUDA_HOST_CFLAGS) $(CMOCKA_INC) -I$(dir $<) -MMD -MP -MT $@ -MF $(@D)/test.d -c $(word 2,$^) -o $(@D)/test.o && \
 	  $(NVCC) $(NVCC_ARCH) $(@D)/test.o $(@D)/kernel.o $(GRADE_SUPPORT) $(CMOCKA_LIB) $(CUDA_LDLIBS) -o $@ \
 	) > $(call grade_log,$*) 2>&1
