@@ -15,7 +15,8 @@ void report_exercise(const options *o, const result *r, int id_width);
 void report_scores(const result *r, size_t n);
 
 /* Writes out_dir/results.json: the total, each chapter's and each exercise's
- * id, status ("pass"/"fail"), outcome, points, reason and log. */
+ * id, status ("pass"/"fail"), outcome, points, reason, kind (the hint kind),
+ * report (the emulator report's kind name, "" without one) and log. */
 void report_json(const options *o, const result *r, size_t n);
 
 #endif
