@@ -66,9 +66,10 @@ BOOK_SOURCE_URL ?=
 HELP_BOOK := "make book           the book: build/book/site/index.html (one page per chapter) and build/book.pdf" \
              "make site           the site alone, fast, for writing (also: make book-html)" \
              "make book-check     check the book's includes, figures, links and exercise statements" \
-             "make test-book      build the book, test its filter, check the site, the PDF and each page in Chromium"
+             "make test-book      build the book, test its filter, check the site, the PDF and each page in Chromium" \
+             "make test-prose     the prose's voice: sentence length, inline paths, internal vocabulary, length (--report: tools/book/prose_check.py)"
 
-.PHONY: book site book-html book-check test-book book-deps book-test-deps book-plots book-parts-list
+.PHONY: book site book-html book-check test-book test-prose book-deps book-test-deps book-plots book-parts-list
 
 # The PDF is copied into the site as well, which links to it.
 book: build/book/site/index.html build/book.pdf
@@ -87,6 +88,12 @@ test-book: book-check book build/book.html | book-test-deps
 	$(PYTHON) tools/book/check_html.py build/book.html build/book/site --columns $(BOOK_CODE_COLUMNS)
 	$(PYTHON) tools/book/check_pdf.py build/book.pdf build/book.html
 	$(PYTHON) tools/book/check_browser.py build/book/site build/book-test
+
+# The prose of book.md and every chapter against the book's voice (limits in tools/book/prose_check.py),
+# after proving on small texts that each limit is caught.
+test-prose: | book-deps
+	@$(PYTHON) tools/book/prose_check.py --self-test >/dev/null || $(PYTHON) tools/book/prose_check.py --self-test
+	$(PYTHON) tools/book/prose_check.py
 
 book-deps:
 	@sh tools/book/deps.sh build

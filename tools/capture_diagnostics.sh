@@ -47,13 +47,13 @@ capture() {
     echo "wrote $dest/$name.txt"
 }
 
-all="seed001_lifetime seed001_rank syncthreads_only histogram_plain_rmw trap early_return pingpong_wrong_parity pingpong_relaxed_signal ring_reuse_early ring_no_expect_tx ring_wrong_parity mcast_empty_count_one mcast_only_rank0_arms mcast_mask_outside"
+all="card_neighbor_lifetime card_neighbor_rank syncthreads_only histogram_plain_rmw trap early_return pingpong_wrong_parity pingpong_relaxed_signal ring_reuse_early ring_no_expect_tx ring_wrong_parity mcast_empty_count_one mcast_only_rank0_arms mcast_mask_outside"
 for name in ${*:-$all}; do
     case $name in
     pingpong_wrong_parity)   capture "$name" examples/ch05/wrong_parity.cu examples/ch05/wrong_parity_main.c ;;
     pingpong_relaxed_signal) capture "$name" examples/ch05/relaxed_signal.cu examples/ch05/relaxed_signal_main.c ;;
-    seed001_lifetime)    capture "$name" examples/ch02/seed001_neighbor.cu examples/ch02/seed001_neighbor_main.c as_published 1 ;;
-    seed001_rank)        capture "$name" examples/ch02/seed001_neighbor.cu examples/ch02/seed001_neighbor_main.c barrier_added 2 ;;
+    card_neighbor_lifetime)    capture "$name" examples/ch02/card_neighbor.cu examples/ch02/card_neighbor_main.c as_published 1 ;;
+    card_neighbor_rank)        capture "$name" examples/ch02/card_neighbor.cu examples/ch02/card_neighbor_main.c barrier_added 2 ;;
     syncthreads_only)    capture "$name" examples/ch02/syncthreads_only.cu examples/ch02/syncthreads_only_main.c ;;
     histogram_plain_rmw) capture "$name" examples/ch02/histogram_plain_rmw.cu examples/ch02/histogram_plain_rmw_main.c ;;
     trap)                capture "$name" examples/ch03/trap.cu examples/ch03/trap_main.c ;;

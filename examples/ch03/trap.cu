@@ -1,7 +1,7 @@
-/* trap.cu: seed 000's lifetime trap: rank 0 reads its peers' shared memory while the peers, having nothing else to do, exit. */
+/* trap.cu: the deep dive's lifetime trap: rank 0 reads its peers' shared memory while the peers, having nothing else to do, exit. */
 #include "dsm.h"
 
-#define ARRAY_LEN 4096      /* floats per CTA: 16 KB, seed 000's tile */
+#define ARRAY_LEN 4096      /* floats per CTA: 16 KB, the deep dive's tile */
 
 /* Meant to do what ch03.fix_trap's peer_sum does; wrong: ranks 1.. leave the
  * kernel right after the first barrier, and their shared memory with them. */

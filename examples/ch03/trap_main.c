@@ -1,4 +1,4 @@
-/* trap_main.c: runs seed 000's trap kernel once in seed 000's shape on an H200 (66 clusters of 2 CTAs, 128 threads) and prints what the launch returned. */
+/* trap_main.c: runs the deep dive's trap kernel once in the deep dive's shape on an H200 (66 clusters of 2 CTAs, 128 threads) and prints what the launch returned. */
 #include <stdio.h>
 #include "dsm_host.h"
 

@@ -19,6 +19,7 @@ local errors = require("errors")
 local files = require("files")
 local partinfo = require("partinfo")
 local glossary = require("glossary")
+local measured = require("measured")
 
 -- Source comments (<!-- purpose of this file -->) stay out of the book.
 local function drop_comment(raw)
@@ -49,6 +50,7 @@ return {
   { Meta = config.load, RawBlock = drop_comment },
   { CodeBlock = include.CodeBlock },
   { Div = solutions.Div },
+  { Div = measured.Div },
   { Div = exercise.Div },
   { Image = figures.Image, Math = mathfrac.Math, Span = glossary.Span },
   { Para = quotes.Para, Plain = quotes.Plain },

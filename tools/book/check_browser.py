@@ -187,7 +187,7 @@ def main(site, out, quick=False):
 
         # Printing a page of the site: text only, the solutions shown.
         problems = []
-        solutions = next((n for n in names if "details" in open(os.path.join(site, n), encoding="utf-8").read()), None)
+        solutions = next((n for n in names if "details class=\"solution\"" in open(os.path.join(site, n), encoding="utf-8").read()), None)
         if solutions:
             p.open(url(site, solutions), 1280, print_media=True)
             r = p.js("""(function () {

@@ -6,6 +6,7 @@ local errors = require("errors")
 local config = require("config")
 local files = require("files")
 local autocode = require("autocode")
+local taskparts = require("taskparts")
 
 local M = { stated = {}, stated_at = {} }
 
@@ -50,8 +51,9 @@ local function box(e, label, inner)
     pandoc.Div({ pandoc.Para(head) }, pandoc.Attr("", { "exercise-head" })),
     pandoc.Div({ pandoc.Para(meta) }, pandoc.Attr("", { "exercise-meta" })),
   })
-  -- Plain task text gets its identifiers in code font (autocode.lua); Markdown is kept.
-  blocks:extend(markdown_blocks(autocode.markdown(e.task)))
+  -- Plain task text gets its identifiers in code font (autocode.lua); Markdown is kept; a task
+  -- in labelled parts (Goal, You write, Rules, The tests check) shows one paragraph per part.
+  blocks:extend(taskparts.parts(markdown_blocks(autocode.markdown(e.task))))
   blocks:extend(inner)
   blocks:insert(pandoc.Div({ pandoc.Para(run) }, pandoc.Attr("", { "exercise-run" })))
   return pandoc.Div(blocks, pandoc.Attr(id, { "exercise" }))

@@ -1,10 +1,10 @@
-/* seed001_neighbor.cu: seed 001's mapa example, transcribed to this course's API: as published (no barrier before exit), and with only that barrier added (blockIdx.x still used as the rank). */
+/* card_neighbor.cu: the feature card's mapa example, transcribed to this course's API: as published (no barrier before exit), and with only that barrier added (blockIdx.x still used as the rank). */
 #include "dsm.h"
 
-/* Seed 001's kernel, line for line (its __cluster_dims__(2,1,1) is the launch's
+/* The feature card's kernel, line for line (its __cluster_dims__(2,1,1) is the launch's
  * cluster shape here, and its .aligned barriers are the default ones). */
 // BOOK-BEGIN(as_published)
-__global__ void seed001_as_published(int *out)
+__global__ void card_as_published(int *out)
 {
     __shared__ int tile;
     uint32_t local = dsm_smem_addr(&tile);
@@ -21,12 +21,12 @@ __global__ void seed001_as_published(int *out)
         out[blockIdx.x] = v;                            /* the neighbour's value */
 }
 // BOOK-END(as_published)
-DSM_KERNEL_ENTRY(seed001_as_published, int *)
+DSM_KERNEL_ENTRY(card_as_published, int *)
 
 /* The same kernel with a cluster barrier before exit: correct for a grid of
  * one cluster, wrong as soon as there are two, because blockIdx.x is not the
  * rank in the cluster. */
-__global__ void seed001_barrier_added(int *out)
+__global__ void card_barrier_added(int *out)
 {
     __shared__ int tile;
     uint32_t local = dsm_smem_addr(&tile);
@@ -42,4 +42,4 @@ __global__ void seed001_barrier_added(int *out)
         out[blockIdx.x] = v;
     dsm_cluster_sync();                                 /* the peer may still read our tile */
 }
-DSM_KERNEL_ENTRY(seed001_barrier_added, int *)
+DSM_KERNEL_ENTRY(card_barrier_added, int *)
