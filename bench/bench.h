@@ -135,7 +135,8 @@ typedef struct bench_variant {
     const char *kernel;     /* the DSM_KERNEL_ENTRY name a failed check fails; NULL: none (a vendor library) */
     void *ctx;              /* given to check and call */
     /* Poisons the outputs, makes one call, compares with the reference: 1 when
-     * right; 0 when wrong or when the call failed, with the reason in why. */
+     * right; 0 when wrong or when the call failed, with the reason in why (why
+     * left empty: the check reported the failure itself with bench_fail_kernel). */
     int (*check)(void *ctx, char *why, size_t why_len);
     /* Enqueues call number i (input copy i % copies) on stream; pdl: with
      * programmatic dependent launch. Returns the launch's error. */

@@ -86,7 +86,10 @@ int bench_time_variants(bench *b, dsm_stream_t stream, const bench_variant *v, i
             continue;
         }
         if (!v[i].check(v[i].ctx, why, sizeof why)) {
-            fail_variant(b, &v[i], "wrong result", why[0] ? why : "its check failed");
+            if (why[0] != '\0')
+                fail_variant(b, &v[i], "wrong result", why);
+            else if (v[i].kernel != NULL && bench_kernel_ok(b, v[i].kernel))
+                fail_variant(b, &v[i], "wrong result", "its check failed");
             res[i].status = BENCH_VARIANT_WRONG;
             continue;
         }
