@@ -227,6 +227,14 @@ bench-compare: $(BENCH_EMU_BIN)
 	@$(BENCH_EMU_BIN) --compare $(BENCH_COMPARE_A)/summary.json $(BENCH_COMPARE_B)/summary.json \
 	  --tolerance $(or $(TOLERANCE),3) $(if $(filter 1,$(ALL)),--all)
 
+# ---- the driver's layers: no two of its object files call each other in a circle ----
+# (tools/check_cycles.sh: from their defined and undefined symbols; CHECK_CYCLES overrides the script)
+CHECK_CYCLES ?= tools/check_cycles.sh
+BENCH_DRIVER_EMU_OBJS := $(BENCH_DRIVER_SRCS:bench/driver/%.c=$(BENCH_EMU_DIR)/driver/%.o)
+.PHONY: test-bench-layers
+test-bench-layers: $(BENCH_DRIVER_EMU_OBJS)
+	@sh $(CHECK_CYCLES) $(BENCH_DRIVER_EMU_OBJS) && echo "test-bench-layers: no cycle among the $(words $(BENCH_DRIVER_EMU_OBJS)) object files of bench/driver"
+
 # ---- the driver's own tests (tests/bench/), run before every dry run ----
 BENCH_TEST_BIN := build/bench/bin/test_bench_driver
 BENCH_TEST_OBJS := $(filter-out %/main.o,$(BENCH_DRIVER_SRCS:bench/driver/%.c=$(BENCH_EMU_DIR)/driver/%.o))

@@ -54,18 +54,20 @@ struct bench {
     int failures;
     text failure_log;       /* one line per failure */
     text failed_kernels;    /* " name name ... ": the kernels a check failed for (bench_fail_kernel) */
-    text csv_paths;         /* the CSVs the family opened, one per line (scrubbed at its end) */
+    bench_csv *csvs;        /* the tables the family opened, written when it ends (csv.c) */
     void *gpu_timing;       /* CUDA events, created on first use (timing.c) */
 };
 
 /* bench.c: after a family (in its process): every number measured with a kernel
- * that failed a check becomes null with the reason, and every CSV row of such a
- * kernel says "failed" from its status column on (csv.c). */
+ * that failed a check becomes null with the reason, and the family's tables are
+ * written (csv_write_all). */
 void bench_finish_family(bench *b);
-/* csv.c: rewrites one CSV so that no row of a kernel in `failed` (" a b ") carries a
- * number: the status column ("launch" or "status") and every column after it read
- * "failed". Tables without a "kernel" column are left alone. Returns the rows changed. */
-int csv_scrub_failed_kernels(const char *path, const char *failed);
+/* csv.c: writes every table the family opened, once: a row of a kernel in
+ * `failed` (" a b ") reads "failed" from its status column ("launch" or
+ * "status") on; tables without a "kernel" column are written as they are. */
+void csv_write_all(bench *b, const char *failed);
+/* failures.c: 1 when `name` occurs in `s` as a whole word (letters, digits and _ around it do not count). */
+int bench_has_word(const char *s, const char *name);
 /* csv.c: the audit of a run folder for `--audit`: returns the number of rows of a
  * failed kernel that still carry a number in a measurement column; lists on `out`
  * the tables it could not audit (no kernel or status column). */

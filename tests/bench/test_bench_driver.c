@@ -275,7 +275,6 @@ static void test_a_kernel_that_fails_once_keeps_no_number_in_summary_or_csv(void
     assert_int_equal(audited, 1);
     text_free(&b.failed_kernels);
     text_free(&b.failure_log);
-    text_free(&b.csv_paths);
 }
 
 static void test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_expected_failure(void **state)
@@ -285,6 +284,7 @@ static void test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_
     memset(&b, 0, sizeof b);
     b.run_dir = temp_dir();
     write_family_csv(&b);
+    bench_finish_family(&b);    /* no kernel failed: the table is written as it is */
     char path[600];
     snprintf(path, sizeof path, "%s/t.csv", b.run_dir);
     int audited = 0;
@@ -296,7 +296,6 @@ static void test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_
     fclose(f);
     assert_int_equal(audit_run(b.run_dir, "xchg_vec_dsmem"), 1);  /* its row still has numbers */
     assert_int_equal(audit_run(b.run_dir, "xchg_vec_gmem"), 1);   /* and gmem was not named */
-    text_free(&b.csv_paths);
 }
 
 static void test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run(void **state)
