@@ -211,6 +211,18 @@ void bench_summary_text(bench *b, const char *key, const char *value);
  * "## ..." heading, its tables, DSMEM/global ratios, the seed's figures). */
 void bench_report(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* What a family says about its summary keys, read by the driver (make
+ * bench-compare judges the headline ones between two runs; the report sets a
+ * source document's figure beside a key). Every family defines its table,
+ * ended by a NULL key (an empty table is {{NULL, 0, NULL}}):
+ *     const bench_key_info bench_keys_ch01_latency[] = {{"latency_cycles.", 1, NULL}, ..., {NULL, 0, NULL}};
+ * key: a summary key, or a prefix ending in '.' that covers every key below it. */
+typedef struct bench_key_info {
+    const char *key;
+    int headline;               /* 1: two runs must agree on it (make bench-compare) */
+    const char *source_figure;  /* what the source document reports for it, in its words and units; NULL: none */
+} bench_key_info;
+
 /* The vendor's GEMM, to set a family's kernels beside it: cuBLAS in the GPU
  * build (bench/driver/blas.c), none in the emulator build. Open one handle on
  * the stream its calls go to: NULL, with the reason in why, when there is no

@@ -15,6 +15,17 @@ const bench_kernel_entry bench_kernel_table[] = {{"xchg_vec_dsmem", "ch06/xchg_v
                                                  {0, 0, 0}};
 const int bench_kernel_count = 3;
 
+/* The families this test pretends the build has: only their tables of keys are read (keys.c). */
+static const bench_key_info fake_keys[] = {
+    {"latency_cycles.", 1, NULL},
+    {"dsmem_exchange_tbps_best", 1, NULL},
+    {"bandwidth_pairs.", 1, NULL},
+    {"pingpong_dsmem_cycles_per_hop_best", 1, "736.1 cycles (store + cluster.sync per hop)"},
+    {NULL, 0, NULL},
+};
+const bench_family_entry bench_family_table[] = {{"fake", NULL, fake_keys}, {0, 0, 0}};
+const int bench_family_count = 1;
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -488,6 +499,21 @@ static void test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_rati
     assert_int_equal(bench_pair_ratio(&a, &b).n, 0);
 }
 
+static void test_a_family_key_table_names_headlines_by_key_or_prefix_and_the_longest_prefix_wins(void **state)
+{
+    (void)state;
+    assert_true(compare_is_headline("latency_cycles.dsmem"));
+    assert_true(compare_is_headline("bandwidth_pairs.best.dsmem_over_gmem"));
+    assert_true(compare_is_headline("dsmem_exchange_tbps_best"));
+    assert_false(compare_is_headline("dsmem_exchange_tbps_best_of_all"));  /* a key is not a prefix */
+    assert_false(compare_is_headline("latency_cycles"));                   /* nor is a prefix a key */
+    assert_false(compare_is_headline("gemv.headline.anything"));           /* no family of this build says so */
+    assert_non_null(bench_key_lookup("pingpong_dsmem_cycles_per_hop_best"));
+    assert_string_equal(bench_key_lookup("pingpong_dsmem_cycles_per_hop_best")->source_figure,
+                        "736.1 cycles (store + cluster.sync per hop)");
+    assert_null(bench_key_lookup("other"));
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_stats_median_min_max_of_random_samples_leaves_them_in_order),
     cmocka_unit_test(test_summary_dotted_keys_nest_and_read_back_as_written),
@@ -500,6 +526,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_expected_failure),
     cmocka_unit_test(test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run),
     cmocka_unit_test(test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_cluster),
+    cmocka_unit_test(test_a_family_key_table_names_headlines_by_key_or_prefix_and_the_longest_prefix_wins),
     cmocka_unit_test(test_variants_are_timed_once_per_round_in_rotating_order),
     cmocka_unit_test(test_a_variant_whose_check_fails_is_never_timed_and_fails_its_kernel_at_once),
     cmocka_unit_test(test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_ratio_of_medians),
