@@ -29,6 +29,10 @@
  * and the dry run counts its bytes as well. The ring folds every chunk into a
  * position-weighted sum of data that changes from chunk to chunk.
  *
+ * Both paths of every configuration are set up, checked, then timed together,
+ * interleaved round by round in rotating order (xchg_run_pair,
+ * bench_time_variants), so that a step's DSMEM / global ratio is paired.
+ *
  * Pairs (summary.json "bandwidth_pairs", bench/README.md): each DSMEM
  * mechanism beside its global-memory twin, measured over the same
  * configurations, and best against best only with both kernels named.
@@ -76,6 +80,8 @@ static void steps_csv_and_report(bench *b, step *steps, int nsteps, int tile, in
     bench_report(b, "\n### Step by step, in the seed's shape (clusters of 2, %d KB tiles; %d exchanges for the seed's "
                     "kernels, %d for the careful ones, an odd count so that no tile is back home)\n\n",
                  tile / 1024, seed_iters, vec_iters);
+    bench_report(b, "Both paths of a step run in the same rounds (interleaved, rotating); DSMEM / global is the median "
+                    "of the per-round ratios [min, max].\n\n");
     bench_report(b, "| step | DSMEM ms | DSMEM TB/s | global ms | global TB/s | DSMEM / global | DSMEM vs seed |\n");
     bench_report(b, "|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < nsteps; ++i) {
@@ -93,8 +99,13 @@ static void steps_csv_and_report(bench *b, step *steps, int nsteps, int tile, in
                           isfinite(speedup) ? xchg_num(b, r, "%.3f", speedup) : (xchg_shown(b, r) ? "" : "failed"), r->kernel);
         }
         const result *d = &steps[i].r[0], *g = &steps[i].r[1], *base = &steps[0].r[0];
-        char ratio[32] = "—", vs_seed[32] = "failed";
-        if (steps[i].has_gmem && xchg_shown(b, d) && xchg_shown(b, g) && g->crossing_tbps > 0)
+        char ratio[48] = "—", vs_seed[32] = "failed";
+        /* the same work on both paths, timed in the same rounds: the median of the per-round ratios */
+        if (steps[i].has_gmem && xchg_shown(b, d) && xchg_shown(b, g) && d->iters == g->iters &&
+            d->clusters == g->clusters && d->twin_over_this.n > 0)
+            snprintf(ratio, sizeof ratio, "%.2fx [%.2f, %.2f]", d->twin_over_this.median, d->twin_over_this.min,
+                     d->twin_over_this.max);
+        else if (steps[i].has_gmem && xchg_shown(b, d) && xchg_shown(b, g) && g->crossing_tbps > 0)
             snprintf(ratio, sizeof ratio, "%.2fx", d->crossing_tbps / g->crossing_tbps);
         else if (steps[i].has_gmem)
             snprintf(ratio, sizeof ratio, "failed");
@@ -169,10 +180,12 @@ int bench_family_ch06_exchange(bench *b)
     result seed[2][2];
     memset(seed, 0, sizeof seed);
     int seed_threads[2] = {128, 512};
-    for (int t = 0; t < 2 && !broken; ++t)
+    for (int t = 0; t < 2 && !broken; ++t) {
+        result pair[2];
+        xchg_seed_pair(b, &p, seed_threads[t], seed_clusters, seed_iters, pair);
         for (int g = 0; g < 2 && !broken; ++g) {
             result *r = &seed[g][t];
-            *r = xchg_seed_run(b, &p, g, seed_threads[t], seed_clusters, seed_iters);
+            *r = pair[g];
             TRACK(*r);
             bench_csv_row(seed_csv, "%s,%d,%d,%d,%s,%s,%s,%s,%s,%s", r->kernel, seed_threads[t], r->clusters,
                           r->iters, xchg_status_of(b, r), xchg_num(b, r, "%.4f", r->ms.median), xchg_num(b, r, "%.4f", r->ms.min),
@@ -185,6 +198,7 @@ int bench_family_ch06_exchange(bench *b)
             snprintf(what, sizeof what, "%s, %d threads, seed's shape", r->kernel, seed_threads[t]);
             xchg_note_best(bests, g ? K_SEED_GMEM : K_SEED_DSMEM, b, r, what);
         }
+    }
     bench_csv_close(seed_csv);
     if (broken)
         return 1;
@@ -203,11 +217,11 @@ int bench_family_ch06_exchange(bench *b)
         step *st = &steps[nsteps++];
         st->name = names[t];
         st->has_gmem = 1;
+        int threads = p.dry ? 64 : vec_threads[t];
+        /* the seed's shape and exchange count, made odd: in clusters of 2 an even count brings every tile home */
+        xchg_vec_pair(b, &p, NEIGHBOUR, 2, p.dry ? 16 * 2 * 8 : SEED_TILE_BYTES, threads, seed_clusters, seed_iters,
+                      st->r);
         for (int g = 0; g < 2 && !broken; ++g) {
-            int threads = p.dry ? 64 : vec_threads[t];
-            /* the seed's shape and exchange count, made odd: in clusters of 2 an even count brings every tile home */
-            st->r[g] = xchg_vec_run(b, &p, g, NEIGHBOUR, 2, p.dry ? 16 * 2 * 8 : SEED_TILE_BYTES, threads, seed_clusters,
-                               seed_iters);
             vec_iters = st->r[g].iters;
             TRACK(st->r[g]);
             xchg_note_best(bests, g ? K_VEC_GMEM : K_VEC_DSMEM, b, &st->r[g], names[t]);
@@ -226,8 +240,7 @@ int bench_family_ch06_exchange(bench *b)
         step *st = &steps[nsteps++];
         st->name = "bulk-copy ring, 4 stages of 32 KB, 576 threads";
         st->has_gmem = 1;
-        for (int g = 0; g < 2 && !broken; ++g)
-            broken |= !xchg_ring_point(b, &p, ring_csv, bests, g, 2, 4, 32768, 576, &st->r[g]);
+        broken |= !xchg_ring_point(b, &p, ring_csv, bests, 2, 4, 32768, 576, st->r);
     }
 
     /* 3. the ring's sweeps: depth x chunk size, cluster size, threads, both rings */
@@ -239,17 +252,14 @@ int bench_family_ch06_exchange(bench *b)
             if ((size_t)(depths[d] + 1) * (size_t)chunks[c] + 128 * (size_t)depths[d] > 227 * 1024 ||
                 (depths[d] == 4 && chunks[c] == 32768))
                 continue;   /* does not fit in 227 KB with its source; 4 x 32 KB is the step above */
-            for (int g = 0; g < 2 && !broken; ++g)
-                broken |= !xchg_ring_point(b, &p, ring_csv, bests, g, 2, depths[d], chunks[c], 576, NULL);
+            broken |= !xchg_ring_point(b, &p, ring_csv, bests, 2, depths[d], chunks[c], 576, NULL);
         }
     int ring_clusters[] = {4, 8, 16};
     for (int i = 0; i < 3 && !broken; ++i)
-        for (int g = 0; g < 2 && !broken; ++g)
-            broken |= !xchg_ring_point(b, &p, ring_csv, bests, g, ring_clusters[i], 6, 16384, 576, NULL);
+        broken |= !xchg_ring_point(b, &p, ring_csv, bests, ring_clusters[i], 6, 16384, 576, NULL);
     int ring_threads[] = {320, 1024};
     for (int i = 0; i < 2 && !broken && !p.quick; ++i)
-        for (int g = 0; g < 2 && !broken; ++g)
-            broken |= !xchg_ring_point(b, &p, ring_csv, bests, g, 2, 6, 16384, ring_threads[i], NULL);
+        broken |= !xchg_ring_point(b, &p, ring_csv, bests, 2, 6, 16384, ring_threads[i], NULL);
     bench_csv_close(ring_csv);
     if (broken)
         return 1;
@@ -261,8 +271,7 @@ int bench_family_ch06_exchange(bench *b)
         for (int i = 0; i < 4 && !broken; ++i) {
             if (p.quick && (i == 1 || i == 2))
                 continue;
-            for (int g = 0; g < 2 && !broken; ++g)
-                broken |= !xchg_point(b, &p, pat_csv, bests, g, (enum pattern)pat, sizes[i], 16384, 512, NULL);
+            broken |= !xchg_point(b, &p, pat_csv, bests, (enum pattern)pat, sizes[i], 16384, 512, NULL);
         }
     bench_csv_close(pat_csv);
 
@@ -271,8 +280,7 @@ int bench_family_ch06_exchange(bench *b)
     for (int i = 0; i < 5 && !broken; ++i) {
         if (p.quick && (i == 1 || i == 3))
             continue;
-        for (int g = 0; g < 2 && !broken; ++g)
-            broken |= !xchg_point(b, &p, tile_csv, bests, g, NEIGHBOUR, 2, tiles[i], 512, NULL);
+        broken |= !xchg_point(b, &p, tile_csv, bests, NEIGHBOUR, 2, tiles[i], 512, NULL);
     }
     bench_csv_close(tile_csv);
 
@@ -281,8 +289,7 @@ int bench_family_ch06_exchange(bench *b)
     for (int i = 0; i < 4 && !broken; ++i) {
         if (p.quick && (i == 1 || i == 2))
             continue;
-        for (int g = 0; g < 2 && !broken; ++g)
-            broken |= !xchg_point(b, &p, thr_csv, bests, g, NEIGHBOUR, 2, 16384, threads[i], NULL);
+        broken |= !xchg_point(b, &p, thr_csv, bests, NEIGHBOUR, 2, 16384, threads[i], NULL);
     }
     bench_csv_close(thr_csv);
     if (broken)

@@ -107,31 +107,90 @@ static int point_check(void *vp, char *why, size_t why_len)
     return pt->check(pt->b, pt->ctx);
 }
 
-/* Checks, then times (bench_time_variants: one launch per sample). The caller
- * asked the occupancy calculator first, so a shape that cannot fit never gets
- * here: any launch error is a failure. `check` compares the output with the
- * CPU and, in the dry run, the emulator's counts of that same launch with the
- * work the configuration must do. */
-void xchg_check_then_time(bench *b, const plan *p, const dsm_launch_config *cfg, dsm_kernel_t k, void **args,
-                            int (*check)(bench *, void *), void *ctx, const char *what, result *r)
+/* The pair being run (xchg_run_pair): the twin runs inside the first
+ * configuration's xchg_check_then_time, so that both are set up, with their
+ * buffers alive, when they are checked and timed together. */
+typedef struct pair_state {
+    xchg_runner run;
+    const void *args;
+    result *out;
+    point *first;       /* the first configuration, waiting for its twin */
+    int twin_started;
+} pair_state;
+static pair_state *pair;
+
+/* Checks the points, then times them interleaved (bench_time_variants: one
+ * launch per sample, rotating rounds); fills their results, and with two, the
+ * per-round ratio of the other's time over each one's. */
+static void time_points(bench *b, const plan *p, point **pts, int n)
 {
     static dsm_stream_t stream;     /* the family's stream, made on first use */
     if (stream == NULL && dsm_stream_create(&stream) != dsmSuccess) {
-        r->failed = 1;
-        bench_fail_kernel(b, r->kernel, "%s: creating a stream failed", what);
+        for (int i = 0; i < n; ++i) {
+            pts[i]->r->failed = 1;
+            bench_fail_kernel(b, pts[i]->r->kernel, "%s: creating a stream failed", pts[i]->what);
+        }
         return;
     }
+    bench_variant v[2];
+    bench_variant_result res[2];
+    for (int i = 0; i < n; ++i)
+        v[i] = (bench_variant){pts[i]->what, pts[i]->r->kernel, pts[i], point_check, point_call, 0, 0, 1};
+    bench_time_variants(b, stream, v, n, p->warmup, p->repeats, res);
+    for (int i = 0; i < n; ++i) {
+        result *r = pts[i]->r;
+        if (res[i].status != BENCH_VARIANT_TIMED) {
+            r->failed = 1;
+            continue;
+        }
+        r->ms = res[i].stats;
+        r->ms.median *= 1e-3, r->ms.min *= 1e-3, r->ms.max *= 1e-3;    /* µs per launch -> ms */
+        r->ran = 1;
+        if (n == 2)
+            r->twin_over_this = bench_pair_ratio(&res[1 - i], &res[i]);
+    }
+}
+
+/* Checks, then times. The caller asked the occupancy calculator first, so a
+ * shape that cannot fit never gets here: any launch error is a failure.
+ * `check` compares the output with the CPU and, in the dry run, the
+ * emulator's counts of that same launch with the work the configuration must
+ * do. Inside xchg_run_pair, the first configuration waits here for its twin
+ * and both are timed together. */
+void xchg_check_then_time(bench *b, const plan *p, const dsm_launch_config *cfg, dsm_kernel_t k, void **args,
+                          int (*check)(bench *, void *), void *ctx, const char *what, result *r)
+{
     point pt = {b, cfg, k, args, check, ctx, what, r};
-    bench_variant v = {what, r->kernel, &pt, point_check, point_call, 0, 0, 1};
-    bench_variant_result res;
-    bench_time_variants(b, stream, &v, 1, p->warmup, p->repeats, &res);
-    if (res.status != BENCH_VARIANT_TIMED) {
-        r->failed = 1;
+    if (pair != NULL && !pair->twin_started) {
+        pair->first = &pt;
+        pair->twin_started = 1;
+        pair->out[1] = pair->run(b, p, pair->args, 1);  /* its xchg_check_then_time times both */
+        if (pair->first == &pt) {                       /* the twin stopped before its timing */
+            pair->first = NULL;
+            point *one[1] = {&pt};
+            time_points(b, p, one, 1);
+        }
         return;
     }
-    r->ms = res.stats;
-    r->ms.median *= 1e-3, r->ms.min *= 1e-3, r->ms.max *= 1e-3;    /* µs per launch -> ms */
-    r->ran = 1;
+    point *both[2];
+    int n = 0;
+    if (pair != NULL && pair->first != NULL) {
+        both[n++] = pair->first;
+        pair->first = NULL;
+    }
+    both[n++] = &pt;
+    time_points(b, p, both, n);
+}
+
+void xchg_run_pair(bench *b, const plan *p, xchg_runner run, const void *args, result out[2])
+{
+    pair_state st = {run, args, out, NULL, 0}, *outer = pair;
+    pair = &st;
+    out[0] = run(b, p, args, 0);
+    pair = NULL;
+    if (!st.twin_started)   /* the first stopped before its timing (no fit, no memory): the twin alone */
+        out[1] = run(b, p, args, 1);
+    pair = outer;
 }
 
 /* Sets k's attributes for cfg (clusters above 8, dynamic shared memory above

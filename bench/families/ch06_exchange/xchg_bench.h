@@ -36,6 +36,7 @@ typedef struct result {
     int clusters, iters;    /* launched */
     bench_stats ms;
     double crossing_tbps, seed_tbps;
+    bench_stats twin_over_this; /* timed beside its twin (xchg_run_pair): the twin's time / this one's, per round */
 } result;
 
 /* The kernels whose best configuration the run keeps, and the pairs they form. */
@@ -60,6 +61,12 @@ void xchg_check_then_time(bench *b, const plan *p, const dsm_launch_config *cfg,
                           int (*check)(bench *, void *), void *ctx, const char *what, result *r);
 int xchg_fits(dsm_kernel_t k, const dsm_launch_config *cfg, result *r);
 int xchg_counts_of(uint32_t block, dsm_emu_counts *c);
+/* One configuration on one path (gmem 0: DSMEM, 1: its global-memory twin), with its own arguments. */
+typedef result (*xchg_runner)(bench *b, const plan *p, const void *args, int gmem);
+/* Runs a configuration on both paths and times the two together, interleaved
+ * round by round (out[0] DSMEM, out[1] global memory; twin_over_this paired);
+ * a side that stops before its timing leaves the other timed alone. */
+void xchg_run_pair(bench *b, const plan *p, xchg_runner run, const void *args, result out[2]);
 int xchg_barrier_waits_ok(bench *b, const char *kernel, const char *what, uint32_t blk, const dsm_emu_counts *c,
                           uint32_t want, uint32_t want_max);
 
@@ -78,9 +85,14 @@ result xchg_ring_run(bench *b, const plan *p, int gmem, int n, int stages, int c
     "crossing_tbps,crossing_bytes_per_clk_per_sm,kernel"
 void xchg_note_best(best *bests, int which, const bench *b, const result *r, const char *what);
 void xchg_progress(bench *b, const char *what, const result *r);
-int xchg_point(bench *b, const plan *p, bench_csv *csv, best *bests, int gmem, enum pattern pat, int n, int tile,
-               int threads, result *out);
-int xchg_ring_point(bench *b, const plan *p, bench_csv *csv, best *bests, int gmem, int n, int stages, int chunk,
-                    int threads, result *out);
+/* Both paths of one configuration, timed together (xchg_run_pair); out[0] DSMEM, out[1] global memory. */
+void xchg_seed_pair(bench *b, const plan *p, int threads, int clusters, int iters, result out[2]);
+void xchg_vec_pair(bench *b, const plan *p, enum pattern pat, int n, int tile, int threads, int clusters, int iters,
+                   result out[2]);
+/* ... and as a sweep point: both rows written, both bests kept; 0 when the family must stop. */
+int xchg_point(bench *b, const plan *p, bench_csv *csv, best *bests, enum pattern pat, int n, int tile, int threads,
+               result out[2]);
+int xchg_ring_point(bench *b, const plan *p, bench_csv *csv, best *bests, int n, int stages, int chunk, int threads,
+                    result out[2]);
 
 #endif
