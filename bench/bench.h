@@ -156,6 +156,7 @@ typedef struct bench_variant_result {
     bench_variant_status status;
     double us[BENCH_ROUNDS_MAX];    /* µs per call, round by round */
     int rounds;
+    int bodies;                     /* times the timed body ran (warm-up and rounds): calls that accumulate */
     bench_stats stats;              /* over the rounds; zeros unless TIMED */
 } bench_variant_result;
 
