@@ -82,8 +82,8 @@ void bench_progress(bench *b, const char *fmt, ...) __attribute__((format(printf
 /* A failed check (wrong result, failed launch the family did not expect):
  * printed at once, counted, written to summary.json's "failures"; the run
  * exits non-zero at the end. The value being measured must not be recorded.
- * A message that names a kernel of the build (as a whole word) marks that
- * kernel failed, as bench_fail_kernel does. */
+ * It fails no kernel, whatever its text says: a failed check of a kernel is
+ * bench_fail_kernel. */
 void bench_fail(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A failed check of `kernel` (its DSM_KERNEL_ENTRY name): bench_fail, and the

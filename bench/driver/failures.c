@@ -1,4 +1,4 @@
-/* failures.c: a family's failed checks: the message, the count, and the kernels they fail (bench_fail_kernel, or a kernel named in a bench_fail message). */
+/* failures.c: a family's failed checks: the message, the count, and the kernels they fail (bench_fail_kernel names its kernel; nothing is read back from a message). */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,11 +53,7 @@ void bench_fail(bench *b, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fail_message(b, msg);
-    /* A message that names a kernel of this build marks it failed, as bench_fail_kernel would. */
-    for (int i = 0; i < bench_kernel_count; ++i)
-        if (bench_has_word(msg, bench_kernel_table[i].name))
-            mark_failed(b, bench_kernel_table[i].name);
+    fail_message(b, msg);   /* fails no kernel: a check of a kernel says which (bench_fail_kernel) */
 }
 
 void bench_fail_kernel(bench *b, const char *kernel, const char *fmt, ...)
