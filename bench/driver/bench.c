@@ -20,6 +20,7 @@ int bench_sm_count(const bench *b) { return b->machine.sm_count; }
 double bench_sm_clock_mhz(const bench *b) { return b->machine.sm_clock_mhz; }
 size_t bench_smem_per_sm(const bench *b) { return b->machine.smem_per_sm; }
 size_t bench_smem_per_block_optin(const bench *b) { return b->machine.smem_per_block_optin; }
+const char *bench_commit(const bench *b) { return b->machine.commit; }
 
 void bench_progress(bench *b, const char *fmt, ...)
 {

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench_internal.h"
@@ -23,8 +24,13 @@ static const bench_key_info fake_keys[] = {
     {"pingpong_dsmem_cycles_per_hop_best", 1, "736.1 cycles (store + cluster.sync per hop)"},
     {NULL, 0, NULL},
 };
-const bench_family_entry bench_family_table[] = {{"fake", NULL, fake_keys}, {0, 0, 0}};
-const int bench_family_count = 1;
+/* The two families' counter imports are linked in (bench/families/<family>/ncu_counters.c). */
+extern const bench_counters bench_counters_ch06_exchange, bench_counters_ch07_multicast;
+const bench_family_entry bench_family_table[] = {{"fake", NULL, fake_keys, NULL},
+                                                 {"ch06_exchange", NULL, NULL, &bench_counters_ch06_exchange},
+                                                 {"ch07_multicast", NULL, NULL, &bench_counters_ch07_multicast},
+                                                 {0, 0, 0, 0}};
+const int bench_family_count = 3;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -178,7 +184,7 @@ static void test_ncu_import_reads_units_separators_and_counts_missing_counters(v
     (void)state;
     const char *dir = temp_dir();
     char csv[256];
-    snprintf(csv, sizeof csv, "%s/ncu-details.csv", dir);
+    snprintf(csv, sizeof csv, "%s/ncu_seed_dsmem.csv", dir);   /* one profile's file holds both kernels here */
     FILE *f = fopen(csv, "w");
     fputs("==PROF== Disconnected\n"
           "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
@@ -194,7 +200,7 @@ static void test_ncu_import_reads_units_separators_and_counts_missing_counters(v
     memset(&b, 0, sizeof b);
     b.run_dir = dir;
     b.family = "ncu";
-    assert_int_not_equal(ncu_import(&b, csv), 0); /* gmem's DRAM write is missing */
+    assert_int_not_equal(ncu_import(&b, dir), 0); /* gmem's DRAM write is missing */
     assert_int_equal(b.failures, 1);
     int seen = 0;
     for (int i = 0; i < b.number_count; ++i) {
@@ -345,7 +351,9 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
     (void)state;
     const char *dir = temp_dir();
     char path[300];
-    snprintf(path, sizeof path, "%s/ch07-launches.csv", dir);
+    snprintf(path, sizeof path, "%s/run-ch07", dir);    /* the profiled run's folder: its launch log */
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/run-ch07/ch07-ncu-launches.csv", dir);
     FILE *f = fopen(path, "w");
     fputs("gpu,sm_clock_mhz,date,commit,kernel,mode,data,cluster,delivered_bytes\n"
           "h200,1980,d,c,bulk_stream,per-CTA,L2,2,64000000\n"
@@ -369,13 +377,11 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
           "\"5\",\"mcast_stream\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"600,000\"\n",
           f);
     fclose(f);
-    char ncu_csv[300];
-    snprintf(ncu_csv, sizeof ncu_csv, "%s/ncu.csv", dir);   /* the seed's counters are missing: one failure */
-    static bench b;
+    static bench b;     /* the tile exchange's counters are missing: one failure */
     memset(&b, 0, sizeof b);
     b.run_dir = dir;
     b.family = "ncu";
-    ncu_import(&b, ncu_csv);
+    ncu_import(&b, dir);
     assert_int_equal(b.failures, 1);
     double c2 = 0, c4 = 0, pc2 = 0, mc2 = 0, mc4 = 0;
     for (int i = 0; i < b.number_count; ++i) {
@@ -501,6 +507,20 @@ static void test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_rati
     assert_int_equal(bench_pair_ratio(&a, &b).n, 0);
 }
 
+static void test_the_ncu_plan_lists_every_profile_of_the_families_counter_tables(void **state)
+{
+    (void)state;
+    char buf[4096] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    ncu_print_plan(f);
+    fclose(f);
+    assert_non_null(strstr(buf, "ch06_exchange\tncu_seed_dsmem\txchg_seed_dsmem\t"));
+    assert_non_null(strstr(buf, "ch06_exchange\tncu_seed_gmem\txchg_seed_gmem\t"));
+    assert_non_null(strstr(buf, "ch07_multicast\tch07\tregex:^(bulk_stream|mcast_stream)$\t"));
+    assert_non_null(strstr(buf, "\tBENCH_CH07_NCU=1\n"));
+    assert_null(strstr(buf, "fake"));   /* a family without counters has no line */
+}
+
 static void test_a_family_key_table_names_headlines_by_key_or_prefix_and_the_longest_prefix_wins(void **state)
 {
     (void)state;
@@ -529,6 +549,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run),
     cmocka_unit_test(test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_cluster),
     cmocka_unit_test(test_a_family_key_table_names_headlines_by_key_or_prefix_and_the_longest_prefix_wins),
+    cmocka_unit_test(test_the_ncu_plan_lists_every_profile_of_the_families_counter_tables),
     cmocka_unit_test(test_variants_are_timed_once_per_round_in_rotating_order),
     cmocka_unit_test(test_a_variant_whose_check_fails_is_never_timed_and_fails_its_kernel_at_once),
     cmocka_unit_test(test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_ratio_of_medians),
