@@ -12,6 +12,9 @@
  * How a family works. A family is one C file bench/families/<name>.c that
  * defines
  *     int bench_family_<name>(bench *b);
+ * and the table of its summary keys the driver must know (headlines, source
+ * figures; bench_key_info below)
+ *     const bench_key_info bench_keys_<name>[];
  * The build finds families by file name (no list to edit) and runs them in
  * file-name order, so names start with their chapter: ch01_latency,
  * ch04_capacity, ch05_pingpong, ch06_exchange, ... A family names the kernel
@@ -26,7 +29,8 @@
  *      nothing),
  *   2. for every configuration: launches, CHECKS the result against a CPU
  *      reference (a wrong result is bench_fail_kernel(), never a number), warms
- *      up, repeats, and records median/min/max with bench_stats_of(),
+ *      up, repeats, and records median/min/max: bench_time_variants() does
+ *      all of it, for the variants it compares interleaved and in pairs,
  *   3. writes rows with bench_csv_row(), numbers with bench_summary_measured()
  *      (or bench_summary_number()), and a Markdown section with bench_report().
  * It returns 0, or non-zero when a check failed or the device broke (the driver
