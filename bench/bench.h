@@ -12,6 +12,9 @@
  * How a family works. A family is one C file bench/families/<name>.c that
  * defines
  *     int bench_family_<name>(bench *b);
+ * and the table of its summary keys the driver must know (headlines, source
+ * figures; bench_key_info below)
+ *     const bench_key_info bench_keys_<name>[];
  * The build finds families by file name (no list to edit) and runs them in
  * file-name order, so names start with their chapter: ch01_latency,
  * ch04_capacity, ch05_pingpong, ch06_exchange, ... A family names the kernel
@@ -26,7 +29,8 @@
  *      nothing),
  *   2. for every configuration: launches, CHECKS the result against a CPU
  *      reference (a wrong result is bench_fail_kernel(), never a number), warms
- *      up, repeats, and records median/min/max with bench_stats_of(),
+ *      up, repeats, and records median/min/max: bench_time_variants() does
+ *      all of it, for the variants it compares interleaved and in pairs,
  *   3. writes rows with bench_csv_row(), numbers with bench_summary_measured()
  *      (or bench_summary_number()), and a Markdown section with bench_report().
  * It returns 0, or non-zero when a check failed or the device broke (the driver
@@ -76,14 +80,17 @@ double bench_sm_clock_mhz(const bench *b);
 size_t bench_smem_per_sm(const bench *b);
 size_t bench_smem_per_block_optin(const bench *b);
 
+/* The commit of the tree measured ("git describe", "+dirty" when modified, or "unknown"). */
+const char *bench_commit(const bench *b);
+
 /* One progress line on stderr, prefixed with the running family's name. */
 void bench_progress(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A failed check (wrong result, failed launch the family did not expect):
  * printed at once, counted, written to summary.json's "failures"; the run
  * exits non-zero at the end. The value being measured must not be recorded.
- * A message that names a kernel of the build (as a whole word) marks that
- * kernel failed, as bench_fail_kernel does. */
+ * It fails no kernel, whatever its text says: a failed check of a kernel is
+ * bench_fail_kernel. */
 void bench_fail(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A failed check of `kernel` (its DSM_KERNEL_ENTRY name): bench_fail, and the
@@ -109,6 +116,70 @@ bench_stats bench_stats_of(const double *samples, int n);
  * that does not fit is a row with its error name, not a failure). */
 dsm_error_t bench_time_launches(bench *b, const dsm_launch_config *cfg, dsm_kernel_t kernel, void **args,
                                 int warmup, int repeats, double *ms);
+
+/*
+ * Check, then time, variants side by side (bench/driver/variants.c): the one
+ * way a family compares kernels.
+ *   1. every variant is checked (its check: poison the outputs, one call,
+ *      compare with the reference); a wrong one is failed there and then
+ *      (bench_fail_kernel of its kernel, or bench_fail) and gives no time;
+ *   2. every variant that passed is warmed up (its timed body, `warmup` times);
+ *   3. `rounds` rounds: in round r the variants run in the order r, r+1, ...
+ *      (rotating, so that none always runs first or after the same one), each
+ *      timed once: µs per call of its body, one sample per round.
+ * The timed body is `calls` consecutive calls (call i with input copy
+ * i % copies: a rotating pool the family makes at least BENCH_ROTATE_L2 x the
+ * L2 size, so that inputs come from HBM), captured as one graph on `stream`
+ * (graph = 1) or launched one by one from the host, between two events.
+ * A pair's ratio is taken round by round (bench_pair_ratio), so a drift of the
+ * GPU's clock during the run cancels out of it.
+ */
+#define BENCH_ROUNDS_MAX 32
+#define BENCH_ROTATE_L2 4   /* a rotating input pool holds at least 4 x L2 */
+
+typedef struct bench_variant {
+    const char *name;       /* for messages: "rowpar_pdl, llama_o nb 1" */
+    const char *kernel;     /* the DSM_KERNEL_ENTRY name a failed check fails; NULL: none (a vendor library) */
+    void *ctx;              /* given to check and call */
+    /* Poisons the outputs, makes one call, compares with the reference: 1 when
+     * right; 0 when wrong or when the call failed, with the reason in why (why
+     * left empty: the check reported the failure itself with bench_fail_kernel). */
+    int (*check)(void *ctx, char *why, size_t why_len);
+    /* Enqueues call number i (input copy i % copies) on stream; pdl: with
+     * programmatic dependent launch. Returns the launch's error. */
+    dsm_error_t (*call)(void *ctx, int i, dsm_stream_t stream, int pdl);
+    int pdl, graph, calls;
+} bench_variant;
+
+typedef enum bench_variant_status {
+    BENCH_VARIANT_NOT_RUN = 0,  /* not given to bench_time_variants (a zeroed result) */
+    BENCH_VARIANT_TIMED,        /* checked and timed: samples are valid */
+    BENCH_VARIANT_WRONG,        /* its check failed (and was reported as a failure) */
+    BENCH_VARIANT_NOT_CAPTURED, /* its calls could not be captured in a graph (not a failure: e.g. PDL) */
+    BENCH_VARIANT_TIMING_FAILED /* a timed call failed (reported as a failure) */
+} bench_variant_status;
+
+typedef struct bench_variant_result {
+    bench_variant_status status;
+    double us[BENCH_ROUNDS_MAX];    /* µs per call, round by round */
+    int rounds;
+    int bodies;                     /* times the timed body ran (warm-up and rounds): calls that accumulate */
+    bench_stats stats;              /* over the rounds; zeros unless TIMED */
+} bench_variant_result;
+
+/* Checks and times nv variants as above on stream (which must not be NULL:
+ * graphs are captured on it); res[i] for v[i]. Rounds are capped at
+ * BENCH_ROUNDS_MAX; the dry run checks every variant and times one round.
+ * Returns the number of variants timed. */
+int bench_time_variants(bench *b, dsm_stream_t stream, const bench_variant *v, int nv, int warmup, int rounds,
+                        bench_variant_result *res);
+
+/* "not_run", "timed", "wrong", "not_captured", "timing_failed": a CSV status column's value. */
+const char *bench_variant_status_name(bench_variant_status s);
+
+/* Median, min and max over the rounds of a's time / b's time in the same round;
+ * n = 0 unless both were timed. */
+bench_stats bench_pair_ratio(const bench_variant_result *a, const bench_variant_result *b);
 
 /* Opens <run folder>/<name>.csv and writes its header line, to which the
  * driver prepends the columns gpu,sm_clock_mhz,date,commit (so every row says
@@ -147,6 +218,74 @@ void bench_summary_text(bench *b, const char *key, const char *value);
 /* Appends Markdown to the run's report.md (the family's own section: a
  * "## ..." heading, its tables, DSMEM/global ratios, the seed's figures). */
 void bench_report(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* What a family says about its summary keys, read by the driver (make
+ * bench-compare judges the headline ones between two runs; the report sets a
+ * source document's figure beside a key). Every family defines its table,
+ * ended by a NULL key (an empty table is {{NULL, 0, NULL}}):
+ *     const bench_key_info bench_keys_ch01_latency[] = {{"latency_cycles.", 1, NULL}, ..., {NULL, 0, NULL}};
+ * key: a summary key, or a prefix ending in '.' that covers every key below it. */
+typedef struct bench_key_info {
+    const char *key;
+    int headline;               /* 1: two runs must agree on it (make bench-compare) */
+    const char *source_figure;  /* what the source document reports for it, in its words and units; NULL: none */
+} bench_key_info;
+
+/* Nsight Compute's counters of a family's kernels (make bench NCU=1). A
+ * family that reads some defines
+ *     const bench_counters bench_counters_<name> = {profiles, import};
+ * (a family without counters defines nothing). For every profile,
+ * bench/driver/ncu.sh runs the family once under ncu (bench_driver
+ * --ncu-plan lists them) and leaves in its work folder WORK/<profile>.csv
+ * (ncu's table: --csv --page details --print-units base) and WORK/run-<profile>/
+ * (the profiled run's folder: the family's own logs); then the driver's
+ * --ncu WORK calls import, which writes the family's CSV rows, numbers and
+ * report section, and returns 0 when every counter it needs was read. */
+typedef struct bench_counter_profile {
+    const char *name;       /* its files' name in the work folder; NULL ends the list */
+    const char *kernels;    /* ncu --kernel-name: a name, or "regex:..." */
+    const char *metrics;    /* ncu --metrics, comma-separated */
+    int launch_count;       /* ncu --launch-count; 0: every launch */
+    int quick;              /* 1: profile a --quick run */
+    const char *env;        /* "NAME=value" set for the profiled run (a short mode of the family), or NULL */
+} bench_counter_profile;
+
+typedef struct bench_counters {
+    const bench_counter_profile *profiles;
+    int (*import)(bench *b, const char *work_dir);
+} bench_counters;
+
+/* One value of ncu's table: the launch's ID, the kernel, the metric, the value in base units (bytes,
+ * sectors, ...; thousands separators dropped, a K, M or G unit prefix applied). */
+typedef struct bench_ncu_value {
+    char id[32], kernel[128], metric[96];
+    double value;
+} bench_ncu_value;
+
+/* Reads ncu's table at path into out (at most max): the number of values; -1 when the file is missing,
+ * -2 when it has no table (ncu's own lines only). */
+int bench_ncu_read(const char *path, bench_ncu_value *out, int max);
+
+/* A line of CSV split in place at commas outside double quotes (the quotes dropped); the number of
+ * fields; and the index of the field that equals name (-1: none). For a family's own logs. */
+int bench_csv_fields(char *line, char **fields, int max);
+int bench_csv_column(char **fields, int n, const char *name);
+
+/* Bytes as a person reads them: "5.54 MB", "29.74 GB", "4.6 KB", "12 bytes". */
+void bench_bytes_text(char *buf, size_t size, double v);
+
+/* The vendor's GEMM, to set a family's kernels beside it: cuBLAS in the GPU
+ * build (bench/driver/blas.c), none in the emulator build. Open one handle on
+ * the stream its calls go to: NULL, with the reason in why, when there is no
+ * cuBLAS. C (m x n, fp32, column-major, ldc) = A^T B, A k x m and B k x n in
+ * bf16, column-major (lda, ldb): cublasGemmEx(OP_T, OP_N), fp32 compute,
+ * CUBLAS_GEMM_DEFAULT. Its launches cannot take programmatic dependent launch:
+ * cuBLAS's API has no launch attributes. */
+typedef struct bench_blas bench_blas;
+bench_blas *bench_blas_open(dsm_stream_t stream, char *why, size_t why_len);
+void bench_blas_close(bench_blas *h);
+dsm_error_t bench_blas_gemm_bf16_tn(bench_blas *h, int m, int n, int k, const void *a, int lda, const void *b,
+                                    int ldb, float *c, int ldc);
 
 /* The benchmark's data generator (xorshift64): advances *state (never 0) and returns it. Each family keeps
  * its own state and seed, so its inputs do not depend on which families ran before it. */

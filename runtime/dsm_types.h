@@ -45,4 +45,9 @@ typedef enum dsm_error {
     dsmErrorUninitializedRead = 10003 /* a read of shared memory nobody wrote */
 } dsm_error_t;
 
+/* cudaErrorCooperativeLaunchTooLarge: a cooperative launch (dsm_launch_options.cooperative) whose grid
+ * cannot be resident all at once. A constant beside the enum until the emulator's table of error names
+ * (dsm_error_name) has its entry; then it joins the enum. */
+#define dsmErrorCooperativeLaunchTooLarge ((dsm_error_t)720)
+
 #endif
