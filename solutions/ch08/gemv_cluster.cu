@@ -5,15 +5,23 @@
 #include "reduce_scatter.h"
 
 // BEGIN SOLUTION
+/* The reduce-scatter's mbarrier: the first 8-byte aligned word after a receive
+ * buffer of reduce_scatter_recv_floats(n, S) floats for any S <= 16. */
+static __device__ __forceinline__ uint64_t *gemv_cluster_landed(float *recv, int n)
+{
+    return (uint64_t *)(recv + ((n + REDUCE_SCATTER_MAX_CTAS + 1) & ~1));
+}
+
 /*
  * One cluster: `rows` rows of W, one K slice per CTA (gemv_slice of its rank),
  * the CTA's partial vector part[r * nb + b] reduced in the CTA
- * (gemv_block_reduce), then reduce-scattered over the cluster
- * (cluster_reduce_scatter: two cluster barriers, DSMEM loads of my share
- * only); each CTA writes the outputs of its share, with the epilogue. A
- * cluster of one has nothing to exchange: its partial vector is the sum, and
- * it skips the reduce-scatter and its two barriers (about 400 cycles each on
- * an H200, chapter 5), which would be pure cost.
+ * (gemv_block_reduce), then reduce-scattered over the cluster by pushing
+ * (cluster_reduce_scatter: its start before the K loop, so that the one
+ * cluster barrier's wait finds every peer long started; st.async of each
+ * peer's share into its receive buffer; no barrier after); each CTA writes
+ * the outputs of its share, with the epilogue. A cluster of one has nothing to
+ * exchange: its partial vector is the sum, and it runs the row-parallel path,
+ * no barrier at all.
  */
 static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict__ W, const uint4 *__restrict__ x,
                                                          float *y, const float *bias, const float *residual, int M,
@@ -28,6 +36,11 @@ static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict
     gemv_warps g = gemv_warps_of(rows, RT, warps);
     float *red = (float *)dsm_dynamic_smem();
     float *part = red + gemv_red_floats(rows, (int)blockDim.x, NB);
+    float *recv = part + rows * NB;     /* the reduce-scatter's receive buffer */
+    uint64_t *landed = gemv_cluster_landed(recv, rows * NB);
+    int n = nrows * nb;
+    if (split > 1)
+        cluster_reduce_scatter_begin(landed, n);
 
     for (int u = warp; u < g.units; u += warps) {
         int group = u / g.parts, h = u % g.parts;
@@ -42,9 +55,9 @@ static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict
     }
     gemv_block_reduce(red, part, g, nrows, nb, RT, NB);
 
-    int n = nrows * nb, lo = 0, hi = n;
+    int lo = 0, hi = n;
     if (split > 1) {
-        cluster_reduce_scatter(part, n);
+        cluster_reduce_scatter(part, recv, landed, n);
         lo = reduce_scatter_lo(n, rank, split);
         hi = reduce_scatter_lo(n, rank + 1, split);
     }
@@ -122,7 +135,9 @@ size_t gemv_cluster_smem(int rows, int threads, int nb)
     //~ return 0;
     if (rows < 1 || nb < 1 || nb > GEMV_NB_MAX || threads < 32 || threads > gemv_max_threads(nb) || threads % 32 != 0)
         return 0;
-    size_t bytes = gemv_block_smem(rows, threads, nb);
+    /* the reduction buffer and the partial vector, then the receive buffer and the mbarrier */
+    size_t n = (size_t)rows * (size_t)gemv_kernel_nb(nb);
+    size_t bytes = gemv_block_smem(rows, threads, nb) + 4 * ((n + REDUCE_SCATTER_MAX_CTAS + 1) & ~(size_t)1) + 8;
     return bytes <= (size_t)227 * 1024 ? bytes : 0;
     // END SOLUTION
 }
