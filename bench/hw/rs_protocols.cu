@@ -21,9 +21,9 @@
 #include <cstring>
 #include <vector>
 
-#include "rs_probe.cu"
-#include "dot_bf16.cu"
-#include "gemv_cluster.cu"
+#include "../../solutions/ch08/rs_probe.cu"
+#include "../../solutions/ch08/dot_bf16.cu"
+#include "../../solutions/ch08/gemv_cluster.cu"
 
 #define CK(x)                                                                                                       \
     do {                                                                                                            \

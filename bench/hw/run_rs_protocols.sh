@@ -5,7 +5,7 @@ set -u
 out=${1:?usage: run_rs_protocols.sh OUT}
 mkdir -p "$out" build/hw
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-"$nvcc" -gencode=arch=compute_90a,code=sm_90a -O3 -lineinfo -Iruntime -Isolutions/ch08 -o build/hw/rs_protocols \
+"$nvcc" -gencode=arch=compute_90a,code=sm_90a -O3 -lineinfo -Iruntime -o build/hw/rs_protocols \
   bench/hw/rs_protocols.cu runtime/hopper/host_cuda.c runtime/model/device_model.c || exit 1
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1; date -u +%FT%TZ;
   "$nvcc" --version | tail -n 2; git describe --always --dirty 2> /dev/null; } > "$out/rs_protocols_machine.txt"

@@ -1,15 +1,17 @@
 /* gemv_cluster.cu: ch08.gemv_cluster: split-K decode GEMV in which the CTAs of a cluster take K slices of the same rows and reduce-scatter their partial sums through DSMEM; and its plan. */
 #include "dsm.h"
 #include "gemv_cluster.h"
-#include "dot_bf16.h"
+#include "gemv_rowpar.h"
 #include "reduce_scatter.h"
 
 // BEGIN SOLUTION
-/* The reduce-scatter's mbarrier: the first 8-byte aligned word after a receive
- * buffer of reduce_scatter_recv_floats(n, S) floats for any S <= 16. */
+/* The reduce-scatter's mbarrier, after a receive buffer of n + 16 floats
+ * (reduce_scatter_recv_floats(n, S) <= n + 15 for any S <= 16). recv starts
+ * n floats after part, which starts an even number of floats into the
+ * 128-byte aligned dynamic shared memory: recv + n + 16 is 8-byte aligned. */
 static __device__ __forceinline__ uint64_t *gemv_cluster_landed(float *recv, int n)
 {
-    return (uint64_t *)(recv + ((n + REDUCE_SCATTER_MAX_CTAS + 1) & ~1));
+    return (uint64_t *)(recv + n + REDUCE_SCATTER_MAX_CTAS);
 }
 
 /*
@@ -27,8 +29,13 @@ static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict
                                                          float *y, const float *bias, const float *residual, int M,
                                                          int K, int nb, int rows, int unroll, const int NB)
 {
+    int split = (int)dsm_cluster_nctarank();
+    if (split == 1) {   /* nothing to exchange: the row-parallel kernel's code, the same loop */
+        gemv_rowpar(W, x, y, bias, residual, M, K, nb, rows, unroll, NB);
+        return;
+    }
     const int RT = GEMV_RT(NB);
-    int split = (int)dsm_cluster_nctarank(), rank = (int)dsm_cluster_ctarank();
+    int rank = (int)dsm_cluster_ctarank();
     int kc = K / 8, m0 = (int)dsm_clusterid().x * rows, nrows = M - m0 < rows ? M - m0 : rows;
     int warps = (int)blockDim.x / 32, warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
     int c0, c1;
@@ -39,8 +46,7 @@ static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict
     float *recv = part + rows * NB;     /* the reduce-scatter's receive buffer */
     uint64_t *landed = gemv_cluster_landed(recv, rows * NB);
     int n = nrows * nb;
-    if (split > 1)
-        cluster_reduce_scatter_begin(landed, n);
+    cluster_reduce_scatter_begin(landed, n);
 
     for (int u = warp; u < g.units; u += warps) {
         int group = u / g.parts, h = u % g.parts;
@@ -55,12 +61,8 @@ static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict
     }
     gemv_block_reduce(red, part, g, nrows, nb, RT, NB);
 
-    int lo = 0, hi = n;
-    if (split > 1) {
-        cluster_reduce_scatter(part, recv, landed, n);
-        lo = reduce_scatter_lo(n, rank, split);
-        hi = reduce_scatter_lo(n, rank + 1, split);
-    }
+    cluster_reduce_scatter(part, recv, landed, n);
+    int lo = reduce_scatter_lo(n, rank, split), hi = reduce_scatter_lo(n, rank + 1, split);
     for (int o = lo + (int)threadIdx.x; o < hi; o += (int)blockDim.x) {
         int m = m0 + o / nb, b = o % nb;
         float v = part[o];
@@ -137,7 +139,7 @@ size_t gemv_cluster_smem(int rows, int threads, int nb)
         return 0;
     /* the reduction buffer and the partial vector, then the receive buffer and the mbarrier */
     size_t n = (size_t)rows * (size_t)gemv_kernel_nb(nb);
-    size_t bytes = gemv_block_smem(rows, threads, nb) + 4 * ((n + REDUCE_SCATTER_MAX_CTAS + 1) & ~(size_t)1) + 8;
+    size_t bytes = gemv_block_smem(rows, threads, nb) + 4 * (n + REDUCE_SCATTER_MAX_CTAS) + 8;
     return bytes <= (size_t)227 * 1024 ? bytes : 0;
     // END SOLUTION
 }
