@@ -148,6 +148,19 @@ void bench_summary_text(bench *b, const char *key, const char *value);
  * "## ..." heading, its tables, DSMEM/global ratios, the seed's figures). */
 void bench_report(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The vendor's GEMM, to set a family's kernels beside it: cuBLAS in the GPU
+ * build (bench/driver/blas.c), none in the emulator build. Open one handle on
+ * the stream its calls go to: NULL, with the reason in why, when there is no
+ * cuBLAS. C (m x n, fp32, column-major, ldc) = A^T B, A k x m and B k x n in
+ * bf16, column-major (lda, ldb): cublasGemmEx(OP_T, OP_N), fp32 compute,
+ * CUBLAS_GEMM_DEFAULT. Its launches cannot take programmatic dependent launch:
+ * cuBLAS's API has no launch attributes. */
+typedef struct bench_blas bench_blas;
+bench_blas *bench_blas_open(dsm_stream_t stream, char *why, size_t why_len);
+void bench_blas_close(bench_blas *h);
+dsm_error_t bench_blas_gemm_bf16_tn(bench_blas *h, int m, int n, int k, const void *a, int lda, const void *b,
+                                    int ldb, float *c, int ldc);
+
 /* The benchmark's data generator (xorshift64): advances *state (never 0) and returns it. Each family keeps
  * its own state and seed, so its inputs do not depend on which families ran before it. */
 static inline uint64_t bench_xorshift64(uint64_t *state)

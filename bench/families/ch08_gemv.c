@@ -42,11 +42,6 @@
 #include "ch08/gemv_cluster.h"
 #include "ch08/gemv_splitk_atomic.h"
 
-#ifdef DSM_BACKEND_CUDA
-#include <cublas_v2.h>
-#include <cuda_runtime_api.h>
-#endif
-
 DSM_DECLARE_KERNEL(gemv_rowpar_t1);
 DSM_DECLARE_KERNEL(gemv_rowpar_t2);
 DSM_DECLARE_KERNEL(gemv_rowpar_t4);
@@ -140,12 +135,9 @@ typedef struct ctx {
     double hbm_gbps;    /* measured in this run */
     bench_csv *sweep;
     int failed, broken;
-#ifdef DSM_BACKEND_CUDA
-    cudaStream_t s;
-    cudaEvent_t e0, e1;
-    cublasHandle_t blas;
-    void *blas_ws;
-#endif
+    dsm_stream_t s;
+    dsm_event_t e0, e1;
+    bench_blas *blas;
     int have_cublas, cublas_no_graph;
     char no_cublas[160];
 } ctx;
@@ -228,33 +220,8 @@ static void reference(const uint16_t *W, const uint16_t *x, int M, int K, double
  * and waits for it with griddepcontrol.wait where it must). */
 static dsm_error_t launch_ex(ctx *c, const dsm_launch_config *cfg, dsm_kernel_t k, void **args, int pdl)
 {
-#ifdef DSM_BACKEND_CUDA
-    cudaLaunchConfig_t lc;
-    cudaLaunchAttribute attr[2];
-    memset(&lc, 0, sizeof lc);
-    memset(attr, 0, sizeof attr);
-    lc.gridDim = (dim3){cfg->grid.x, cfg->grid.y, cfg->grid.z};
-    lc.blockDim = (dim3){cfg->block.x, cfg->block.y, cfg->block.z};
-    lc.dynamicSmemBytes = cfg->dynamic_smem_bytes;
-    lc.stream = c->s;
-    lc.attrs = attr;
-    if (cfg->cluster.x > 0) {
-        attr[lc.numAttrs].id = cudaLaunchAttributeClusterDimension;
-        attr[lc.numAttrs].val.clusterDim.x = cfg->cluster.x;
-        attr[lc.numAttrs].val.clusterDim.y = cfg->cluster.y;
-        attr[lc.numAttrs].val.clusterDim.z = cfg->cluster.z;
-        ++lc.numAttrs;
-    }
-    if (pdl) {
-        attr[lc.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-        attr[lc.numAttrs].val.programmaticStreamSerializationAllowed = 1;
-        ++lc.numAttrs;
-    }
-    return (dsm_error_t)cudaLaunchKernelExC(&lc, k, args);
-#else
-    (void)c, (void)pdl;
-    return dsm_launch(cfg, k, args);
-#endif
+    dsm_launch_options opt = {c->s, pdl, 0};
+    return dsm_launch_ex(cfg, &opt, k, args);
 }
 
 static dsm_error_t launch(ctx *c, const dsm_launch_config *cfg, dsm_kernel_t k, void **args)
@@ -262,16 +229,7 @@ static dsm_error_t launch(ctx *c, const dsm_launch_config *cfg, dsm_kernel_t k, 
     return launch_ex(c, cfg, k, args, 0);
 }
 
-static dsm_error_t sync_stream(ctx *c)
-{
-#ifdef DSM_BACKEND_CUDA
-    cudaError_t e = cudaStreamSynchronize(c->s);
-    return e == cudaSuccess ? dsmSuccess : (dsm_error_t)e;
-#else
-    (void)c;
-    return dsm_device_synchronize();
-#endif
-}
+static dsm_error_t sync_stream(ctx *c) { return dsm_stream_synchronize(c->s); }
 
 static dsm_kernel_t pick(int nb, dsm_kernel_t k1, dsm_kernel_t k2, dsm_kernel_t k4, dsm_kernel_t k8)
 {
@@ -392,21 +350,11 @@ static dsm_error_t enqueue_call(ctx *c, const problem *p, int v, const config *g
     const float *none = NULL;
     int M = p->sh->M, K = p->sh->K, nb = p->nb, rows = g->rows, split = g->split, unroll = g->unroll;
     if (v == V_CUBLAS) {
-#ifdef DSM_BACKEND_CUDA
-        const float alpha = 1.0f, beta = 0.0f;
-        cublasStatus_t st;
         if (g->rows == 1 && nb == 1)    /* y^T = x^T W^T: the same sums with the operands the other way round,
                                          * which cuBLAS may give to another kernel (one token only: with more,
                                          * y would come out transposed) */
-            st = cublasGemmEx(c->blas, CUBLAS_OP_T, CUBLAS_OP_N, 1, M, K, &alpha, x, CUDA_R_16BF, K, W, CUDA_R_16BF,
-                              K, &beta, y, CUDA_R_32F, 1, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-        else                            /* y = W x: W is K x M column-major, transposed */
-            st = cublasGemmEx(c->blas, CUBLAS_OP_T, CUBLAS_OP_N, M, nb, K, &alpha, W, CUDA_R_16BF, K, x, CUDA_R_16BF,
-                              K, &beta, y, CUDA_R_32F, M, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-        return st == CUBLAS_STATUS_SUCCESS ? dsmSuccess : dsmErrorUnknown;
-#else
-        return dsmErrorNotSupported;
-#endif
+            return bench_blas_gemm_bf16_tn(c->blas, 1, M, K, x, K, W, K, y, 1);
+        return bench_blas_gemm_bf16_tn(c->blas, M, nb, K, W, K, x, K, y, M);  /* y = W x: W is K x M column-major */
     }
     dsm_kernel_t k;
     dsm_launch_config cfg = main_launch(p, v, g, &k);
@@ -542,69 +490,52 @@ static int time_calls(ctx *c, const problem *p, int v, const config *g, int repe
     double us[16];
     if (repeats > 16)
         repeats = 16;
-#ifdef DSM_BACKEND_CUDA
-    cudaGraph_t gr = NULL;
-    cudaGraphExec_t ex = NULL;
+    if (c->dry)
+        repeats = 1;    /* the emulator's times mean nothing: one round checks that the calls run */
+    dsm_graph_exec_t ex = NULL;
+    dsm_error_t err = dsmSuccess;
     if (graph) {
-        if (cudaStreamBeginCapture(c->s, cudaStreamCaptureModeThreadLocal) != cudaSuccess)
+        if ((err = dsm_stream_begin_capture(c->s)) != dsmSuccess)
             goto fail;
-        dsm_error_t err = dsmSuccess;
         for (int i = 0; i < p->ncalls && err == dsmSuccess; ++i)
             err = enqueue_call(c, p, v, g, i % p->ncopies);
-        cudaError_t e = cudaStreamEndCapture(c->s, &gr);
-        if (err != dsmSuccess || e != cudaSuccess || cudaGraphInstantiate(&ex, gr, 0) != cudaSuccess)
-            goto fail;
-        if (cudaGraphLaunch(ex, c->s) != cudaSuccess || cudaStreamSynchronize(c->s) != cudaSuccess)
+        dsm_error_t e = dsm_stream_end_capture(c->s, &ex);
+        err = err != dsmSuccess ? err : e;
+        if (err != dsmSuccess || (err = dsm_graph_launch(ex, c->s)) != dsmSuccess ||
+            (err = sync_stream(c)) != dsmSuccess)
             goto fail;
     } else {
-        for (int i = 0; i < p->ncalls; ++i)
-            if (enqueue_call(c, p, v, g, i % p->ncopies) != dsmSuccess)
-                goto fail;
-        if (cudaStreamSynchronize(c->s) != cudaSuccess)
+        for (int i = 0; i < p->ncalls && err == dsmSuccess; ++i)
+            err = enqueue_call(c, p, v, g, i % p->ncopies);
+        if (err != dsmSuccess || (err = sync_stream(c)) != dsmSuccess)
             goto fail;
     }
     for (int r = 0; r < repeats; ++r) {
-        cudaEventRecord(c->e0, c->s);
+        dsm_event_record(c->e0, c->s);
         if (graph) {
-            if (cudaGraphLaunch(ex, c->s) != cudaSuccess)
+            if ((err = dsm_graph_launch(ex, c->s)) != dsmSuccess)
                 goto fail;
         } else {
             for (int i = 0; i < p->ncalls; ++i)
-                if (enqueue_call(c, p, v, g, i % p->ncopies) != dsmSuccess)
+                if ((err = enqueue_call(c, p, v, g, i % p->ncopies)) != dsmSuccess)
                     goto fail;
         }
-        cudaEventRecord(c->e1, c->s);
-        if (cudaEventSynchronize(c->e1) != cudaSuccess)
-            goto fail;
+        dsm_event_record(c->e1, c->s);
         float ms = 0;
-        cudaEventElapsedTime(&ms, c->e0, c->e1);
+        if ((err = dsm_event_synchronize(c->e1)) != dsmSuccess || (err = dsm_event_elapsed_ms(&ms, c->e0, c->e1)) != dsmSuccess)
+            goto fail;
         us[r] = 1e3 * ms / p->ncalls;
     }
-    if (ex)
-        cudaGraphExecDestroy(ex);
-    if (gr)
-        cudaGraphDestroy(gr);
+    dsm_graph_exec_destroy(ex);
     *st = bench_stats_of(us, repeats);
     return 1;
-fail: {
-    cudaError_t e = cudaGetLastError();
-    if (ex)
-        cudaGraphExecDestroy(ex);
-    if (gr)
-        cudaGraphDestroy(gr);
-    cudaStreamSynchronize(c->s);
+fail:
+    dsm_graph_exec_destroy(ex);
+    sync_stream(c);
     if (!quiet)
         fail_variant(c, v, p->nb, "%s: timing %s failed: %s", what, graph ? "a graph of calls" : "calls",
-                     cudaGetErrorName(e));
+                     dsm_error_name(err));
     return 0;
-}
-#else
-    (void)c, (void)p, (void)v, (void)g, (void)graph, (void)what, (void)quiet;
-    for (int r = 0; r < repeats; ++r)
-        us[r] = 0.0;
-    *st = bench_stats_of(us, repeats);
-    return 1;
-#endif
 }
 
 /* ---- the sweep ---- */
@@ -1067,56 +998,37 @@ static void time_marks(ctx *c, anat_point *a, int ncalls, int repeats)
         return;
     double us[16];
     repeats = repeats > 16 ? 16 : repeats;
-#ifdef DSM_BACKEND_CUDA
-    cudaGraph_t gr = NULL;
-    cudaGraphExec_t ex = NULL;
-    int captured = cudaStreamBeginCapture(c->s, cudaStreamCaptureModeThreadLocal) == cudaSuccess;
-    dsm_error_t err = dsmSuccess;
-    for (int i = 0; i < ncalls && captured && err == dsmSuccess; ++i)
+    dsm_graph_exec_t ex = NULL;
+    dsm_error_t err = dsm_stream_begin_capture(c->s);
+    int began = err == dsmSuccess;
+    for (int i = 0; i < ncalls && err == dsmSuccess; ++i)
         err = anat_call(c, a, base + (uint32_t)i);
-    if (captured)
-        captured = cudaStreamEndCapture(c->s, &gr) == cudaSuccess && err == dsmSuccess &&
-                   cudaGraphInstantiate(&ex, gr, 0) == cudaSuccess && cudaGraphLaunch(ex, c->s) == cudaSuccess &&
-                   cudaStreamSynchronize(c->s) == cudaSuccess;
-    if (!captured) {
-        (void)cudaGetLastError();
-        if (ex)
-            cudaGraphExecDestroy(ex);
-        if (gr)
-            cudaGraphDestroy(gr);
-        cudaStreamSynchronize(c->s);
+    if (began) {
+        dsm_error_t e = dsm_stream_end_capture(c->s, &ex);
+        err = err != dsmSuccess ? err : e;
+    }
+    if (err == dsmSuccess && (err = dsm_graph_launch(ex, c->s)) == dsmSuccess)
+        err = sync_stream(c);
+    if (err != dsmSuccess) {
+        dsm_graph_exec_destroy(ex);
+        sync_stream(c);
         return;     /* reported as not measured */
     }
-#else
-    for (int i = 0; i < ncalls; ++i)
-        if (anat_call(c, a, base + (uint32_t)i) != dsmSuccess)
-            return;
-    sync_stream(c);
-#endif
     if (!anat_check(c, a, base + (uint32_t)(ncalls - 1))) {
         c->failed = 1;
-#ifdef DSM_BACKEND_CUDA
-        cudaGraphExecDestroy(ex);
-        cudaGraphDestroy(gr);
-#endif
+        dsm_graph_exec_destroy(ex);
         return;
     }
-#ifdef DSM_BACKEND_CUDA
     for (int r = 0; r < repeats; ++r) {
-        cudaEventRecord(c->e0, c->s);
-        cudaGraphLaunch(ex, c->s);
-        cudaEventRecord(c->e1, c->s);
-        cudaEventSynchronize(c->e1);
         float ms = 0;
-        cudaEventElapsedTime(&ms, c->e0, c->e1);
+        dsm_event_record(c->e0, c->s);
+        dsm_graph_launch(ex, c->s);
+        dsm_event_record(c->e1, c->s);
+        dsm_event_synchronize(c->e1);
+        dsm_event_elapsed_ms(&ms, c->e0, c->e1);
         us[r] = 1e3 * ms / ncalls;
     }
-    cudaGraphExecDestroy(ex);
-    cudaGraphDestroy(gr);
-#else
-    for (int r = 0; r < repeats; ++r)
-        us[r] = 0.0;
-#endif
+    dsm_graph_exec_destroy(ex);
     a->us = bench_stats_of(us, repeats).median;
 }
 
@@ -1201,29 +1113,19 @@ int bench_family_ch08_gemv(bench *b)
     c.l2 = (size_t)60 << 20;
     const shape *shapes = c.dry ? dry_shapes : full_shapes;
     int nshapes = c.dry ? (int)(sizeof dry_shapes / sizeof dry_shapes[0]) : (int)(sizeof full_shapes / sizeof full_shapes[0]);
-#ifdef DSM_BACKEND_CUDA
-    int dev = 0, l2 = 0;
-    cudaGetDevice(&dev);
-    if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev) == cudaSuccess && l2 > 0)
-        c.l2 = (size_t)l2;
-    /* Non-blocking: a graph is captured on it while nothing else runs; the
-     * memsets and copies of dsm_host.h (the legacy stream) are ordered with
+    size_t l2 = 0;
+    if (!c.dry && dsm_device_l2_bytes(&l2) == dsmSuccess && l2 > 0)
+        c.l2 = l2;
+    /* The run's stream: a graph is captured on it while nothing else runs; the
+     * memsets and copies of dsm_host.h (the default stream) are ordered with
      * it by explicit synchronisation (check_call, setup). */
-    if (cudaStreamCreateWithFlags(&c.s, cudaStreamNonBlocking) != cudaSuccess || cudaEventCreate(&c.e0) != cudaSuccess ||
-        cudaEventCreate(&c.e1) != cudaSuccess) {
+    if (dsm_stream_create(&c.s) != dsmSuccess || dsm_event_create(&c.e0) != dsmSuccess ||
+        dsm_event_create(&c.e1) != dsmSuccess) {
         bench_fail(b, "creating the stream and events");
         return 1;
     }
-    if (cublasCreate(&c.blas) == CUBLAS_STATUS_SUCCESS && cublasSetStream(c.blas, c.s) == CUBLAS_STATUS_SUCCESS &&
-        cudaMalloc(&c.blas_ws, (size_t)64 << 20) == cudaSuccess &&
-        cublasSetWorkspace(c.blas, c.blas_ws, (size_t)64 << 20) == CUBLAS_STATUS_SUCCESS) {
-        c.have_cublas = 1;
-    } else {
-        snprintf(c.no_cublas, sizeof c.no_cublas, "cuBLAS did not initialise on this GPU");
-    }
-#else
-    snprintf(c.no_cublas, sizeof c.no_cublas, "the emulator build has no cuBLAS (it is linked in the GPU build only)");
-#endif
+    c.blas = bench_blas_open(c.s, c.no_cublas, sizeof c.no_cublas);
+    c.have_cublas = c.blas != NULL;
     bench_report(b, "\n## Chapter 8: the decode GEMV, against cuBLAS (ch08_gemv)\n\n");
     if (c.dry)
         bench_report(b, "Dry run on the emulator: small shapes with the issue's names, every variant checked, the "
