@@ -47,6 +47,7 @@ static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict
     uint64_t *landed = gemv_cluster_landed(recv, rows * NB);
     int n = nrows * nb;
     cluster_reduce_scatter_begin(landed, n);
+    gemv_pdl_start(W, g, warp, lane, m0, nrows, kc, c0, c1, unroll, RT);
 
     for (int u = warp; u < g.units; u += warps) {
         int group = u / g.parts, h = u % g.parts;

@@ -39,6 +39,7 @@ static __device__ __forceinline__ void gemv_cluster_gmem(const uint4 *__restrict
         }
         dsm_barrier_cluster_arrive_relaxed();   /* "I have started": waited for after the K loop */
     }
+    gemv_pdl_start(W, g, warp, lane, m0, nrows, kc, c0, c1, unroll, RT);
 
     for (int u = warp; u < g.units; u += warps) {
         int group = u / g.parts, h = u % g.parts;

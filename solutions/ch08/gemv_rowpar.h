@@ -25,6 +25,7 @@ static __device__ __forceinline__ void gemv_rowpar(const uint4 *__restrict__ W, 
     gemv_warps g = gemv_warps_of(rows, RT, warps);
     float *red = (float *)dsm_dynamic_smem();
     float *part = red + gemv_red_floats(rows, (int)blockDim.x, NB);
+    gemv_pdl_start(W, g, warp, lane, m0, nrows, kc, 0, kc, unroll, RT);
 
     for (int u = warp; u < g.units; u += warps) {
         int group = u / g.parts, h = u % g.parts;

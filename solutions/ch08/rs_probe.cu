@@ -70,8 +70,12 @@ static __device__ __forceinline__ void rs_push_stores(float *part, float *recv, 
  * rs_probe(out, n, mark, exchange): a 1-D grid of 1-D clusters of S CTAs, any
  * block size, at least 4 * n bytes of dynamic shared memory, n <= 256. CTA q
  * of cluster c sets part[i] = mark + q * n + i for i < n (small integers:
- * every sum is exact in fp32). With `exchange` (a protocol above, 1 the
- * course's), the cluster reduce-scatters and each CTA writes its share of the
+ * every sum is exact in fp32). exchange % 16 is the protocol (above, 1 the
+ * course's); exchange / 16, when not 0, is work: every thread first waits that
+ * many times 1024 cycles of its SM's clock, after the protocol's start and
+ * before the partials, as a kernel's main loop would (a push's start barrier
+ * is then long complete when it is waited for). With a protocol, the cluster
+ * reduce-scatters and each CTA writes its share of the
  * sums to out[c * n + i]: S * mark + n * S * (S - 1) / 2 + S * i. Without
  * (0), each CTA writes its share of its own part: mark + q * n + i. The
  * difference between two launches, timed alike, is what a protocol costs.
@@ -83,6 +87,8 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
     float *part = (float *)dsm_dynamic_smem();
     int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
     size_t c = dsm_clusterid().x;
+    long long work = (long long)(exchange / 16) * 1024;
+    exchange %= 16;
     if (exchange == RS_PUSH)
         cluster_reduce_scatter_begin(&landed, n);
     if (exchange == RS_PUSH_STORES) {
@@ -93,6 +99,11 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
                 dsm_mbarrier_arrive(&landed);   /* nobody sends: complete the phase here */
         }
         dsm_barrier_cluster_arrive_relaxed();
+    }
+    if (work > 0) {
+        long long t0 = (long long)dsm_clock64();
+        while ((long long)dsm_clock64() - t0 < work) {
+        }
     }
     for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x)
         part[i] = (float)(mark + q * n + i);
