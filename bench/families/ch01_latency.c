@@ -10,6 +10,16 @@
 DSM_DECLARE_KERNEL(chase_global);
 DSM_DECLARE_KERNEL(chase_shared);
 
+/* Summary keys the driver must know (bench.h): the ladder is a headline; the deep dive's diagram beside it. */
+const bench_key_info bench_keys_ch01_latency[] = {
+    {"latency_cycles.", 1, NULL},
+    {"latency_cycles.local_shared", 1, "20-30 (diagram, not measured)"},
+    {"latency_cycles.dsmem", 1, "100-180 (diagram, not measured)"},
+    {"latency_cycles.l2", 1, "200-300 (diagram, not measured)"},
+    {"latency_cycles.hbm", 1, "450-600 (diagram, not measured)"},
+    {NULL, 0, NULL},
+};
+
 enum {
     LINE_WORDS = 128 / sizeof(uint32_t), /* one chain element per 128-byte cache line */
     MAX_REPEATS = 16,

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../dsm_host.h"
-#include "../model/device_model.h"
+#include "dsm_host.h"            /* -Iruntime: the same line wherever the layer folders put this file */
+#include "model/device_model.h"
 
 /* A stream on the emulator: work runs when it is issued, so a stream only
  * knows whether it is capturing and how many launches the capture holds. */

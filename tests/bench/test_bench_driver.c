@@ -1,4 +1,4 @@
-/* test_bench_driver.c: the benchmark driver's own pieces: statistics, summary.json (nesting, refused keys, nulls and their reasons, reading back), failed kernels leaving no number, the audit, the repeatability check, the report's reference column, the ncu import (the seed's exchange and chapter 7's streams). */
+/* test_bench_driver.c: the benchmark driver's own pieces: statistics, summary.json (nesting, refused keys, nulls and their reasons, reading back), failed kernels leaving no number, the audit, the repeatability check, the report's reference column, the ncu import (the seed's exchange and chapter 7's streams), the check-then-time helper (rotating rounds, failed checks, paired ratios). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +14,17 @@ const bench_kernel_entry bench_kernel_table[] = {{"xchg_vec_dsmem", "ch06/xchg_v
                                                  {"ring_global", "ch06/ring_global.cu", ""},
                                                  {0, 0, 0}};
 const int bench_kernel_count = 3;
+
+/* The families this test pretends the build has: only their tables of keys are read (keys.c). */
+static const bench_key_info fake_keys[] = {
+    {"latency_cycles.", 1, NULL},
+    {"dsmem_exchange_tbps_best", 1, NULL},
+    {"bandwidth_pairs.", 1, NULL},
+    {"pingpong_dsmem_cycles_per_hop_best", 1, "736.1 cycles (store + cluster.sync per hop)"},
+    {NULL, 0, NULL},
+};
+const bench_family_entry bench_family_table[] = {{"fake", NULL, fake_keys}, {0, 0, 0}};
+const int bench_family_count = 1;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -275,7 +286,6 @@ static void test_a_kernel_that_fails_once_keeps_no_number_in_summary_or_csv(void
     assert_int_equal(audited, 1);
     text_free(&b.failed_kernels);
     text_free(&b.failure_log);
-    text_free(&b.csv_paths);
 }
 
 static void test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_expected_failure(void **state)
@@ -285,6 +295,7 @@ static void test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_
     memset(&b, 0, sizeof b);
     b.run_dir = temp_dir();
     write_family_csv(&b);
+    bench_finish_family(&b);    /* no kernel failed: the table is written as it is */
     char path[600];
     snprintf(path, sizeof path, "%s/t.csv", b.run_dir);
     int audited = 0;
@@ -296,7 +307,6 @@ static void test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_
     fclose(f);
     assert_int_equal(audit_run(b.run_dir, "xchg_vec_dsmem"), 1);  /* its row still has numbers */
     assert_int_equal(audit_run(b.run_dir, "xchg_vec_gmem"), 1);   /* and gmem was not named */
-    text_free(&b.csv_paths);
 }
 
 static void test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run(void **state)
@@ -389,6 +399,121 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
     text_free(&b.failure_log);
 }
 
+/* ---- bench_time_variants: check, then time, interleaved ---- */
+
+static int call_log[64], call_count;
+
+typedef struct fake_variant {
+    int id, right;
+} fake_variant;
+
+static int fake_check(void *ctx, char *why, size_t why_len)
+{
+    fake_variant *f = ctx;
+    if (!f->right)
+        snprintf(why, why_len, "y[3] = 1, the reference 2");
+    return f->right;
+}
+
+static dsm_error_t fake_call(void *ctx, int i, dsm_stream_t stream, int pdl)
+{
+    (void)i, (void)stream, (void)pdl;
+    if (call_count < 64)
+        call_log[call_count++] = ((fake_variant *)ctx)->id;
+    return dsmSuccess;
+}
+
+static void test_variants_are_timed_once_per_round_in_rotating_order(void **state)
+{
+    (void)state;
+    static bench b;
+    memset(&b, 0, sizeof b);
+    b.family = "ch08_gemv";
+    dsm_stream_t s = NULL;
+    assert_int_equal(dsm_stream_create(&s), dsmSuccess);
+    fake_variant f[3] = {{0, 1}, {1, 1}, {2, 1}};
+    bench_variant v[3];
+    for (int i = 0; i < 3; ++i)
+        v[i] = (bench_variant){"fake", NULL, &f[i], fake_check, fake_call, 0, 0, 1}; /* host launches, one call */
+    bench_variant_result res[3];
+    call_count = 0;
+    assert_int_equal(bench_time_variants(&b, s, v, 3, 0, 4, res), 3);
+    assert_int_equal(call_count, 12);
+    for (int r = 0; r < 4; ++r)
+        for (int k = 0; k < 3; ++k)
+            assert_int_equal(call_log[3 * r + k], (r + k) % 3);
+    for (int i = 0; i < 3; ++i) {
+        assert_int_equal(res[i].status, BENCH_VARIANT_TIMED);
+        assert_int_equal(res[i].rounds, 4);
+        assert_int_equal(res[i].stats.n, 4);
+    }
+    assert_int_equal(b.failures, 0);
+    dsm_stream_destroy(s);
+}
+
+static void test_a_variant_whose_check_fails_is_never_timed_and_fails_its_kernel_at_once(void **state)
+{
+    (void)state;
+    static bench b;
+    memset(&b, 0, sizeof b);
+    b.family = "ch06_exchange";
+    dsm_stream_t s = NULL;
+    assert_int_equal(dsm_stream_create(&s), dsmSuccess);
+    fake_variant f[2] = {{0, 1}, {1, 0}};
+    bench_variant v[2] = {{"right", "xchg_vec_dsmem", &f[0], fake_check, fake_call, 0, 0, 1},
+                          {"wrong", "xchg_vec_gmem", &f[1], fake_check, fake_call, 0, 0, 1}};
+    bench_variant_result res[2];
+    call_count = 0;
+    assert_int_equal(bench_time_variants(&b, s, v, 2, 1, 3, res), 1);
+    assert_int_equal(res[0].status, BENCH_VARIANT_TIMED);
+    assert_int_equal(res[1].status, BENCH_VARIANT_WRONG);
+    assert_int_equal(res[1].stats.n, 0);
+    for (int i = 0; i < call_count; ++i)
+        assert_int_equal(call_log[i], 0);   /* the wrong one never ran its timed body */
+    assert_int_equal(b.failures, 1);
+    assert_false(bench_kernel_ok(&b, "xchg_vec_gmem"));
+    assert_true(bench_kernel_ok(&b, "xchg_vec_dsmem"));
+    assert_non_null(strstr(b.failure_log.s, "the reference 2"));
+    bench_stats none = bench_pair_ratio(&res[1], &res[0]);
+    assert_int_equal(none.n, 0);
+    text_free(&b.failed_kernels);
+    text_free(&b.failure_log);
+    dsm_stream_destroy(s);
+}
+
+static void test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_ratio_of_medians(void **state)
+{
+    (void)state;
+    bench_variant_result a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.status = b.status = BENCH_VARIANT_TIMED;
+    a.rounds = b.rounds = 3;
+    double ua[] = {2, 4, 6}, ub[] = {1, 1, 3};  /* ratios 2, 4, 2; medians 4 and 1 */
+    memcpy(a.us, ua, sizeof ua);
+    memcpy(b.us, ub, sizeof ub);
+    bench_stats r = bench_pair_ratio(&a, &b);
+    assert_int_equal(r.n, 3);
+    assert_true(r.median == 2.0 && r.min == 2.0 && r.max == 4.0);
+    b.status = BENCH_VARIANT_WRONG;
+    assert_int_equal(bench_pair_ratio(&a, &b).n, 0);
+}
+
+static void test_a_family_key_table_names_headlines_by_key_or_prefix_and_the_longest_prefix_wins(void **state)
+{
+    (void)state;
+    assert_true(compare_is_headline("latency_cycles.dsmem"));
+    assert_true(compare_is_headline("bandwidth_pairs.best.dsmem_over_gmem"));
+    assert_true(compare_is_headline("dsmem_exchange_tbps_best"));
+    assert_false(compare_is_headline("dsmem_exchange_tbps_best_of_all"));  /* a key is not a prefix */
+    assert_false(compare_is_headline("latency_cycles"));                   /* nor is a prefix a key */
+    assert_false(compare_is_headline("gemv.headline.anything"));           /* no family of this build says so */
+    assert_non_null(bench_key_lookup("pingpong_dsmem_cycles_per_hop_best"));
+    assert_string_equal(bench_key_lookup("pingpong_dsmem_cycles_per_hop_best")->source_figure,
+                        "736.1 cycles (store + cluster.sync per hop)");
+    assert_null(bench_key_lookup("other"));
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_stats_median_min_max_of_random_samples_leaves_them_in_order),
     cmocka_unit_test(test_summary_dotted_keys_nest_and_read_back_as_written),
@@ -401,6 +526,10 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_expected_failure),
     cmocka_unit_test(test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run),
     cmocka_unit_test(test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_cluster),
+    cmocka_unit_test(test_a_family_key_table_names_headlines_by_key_or_prefix_and_the_longest_prefix_wins),
+    cmocka_unit_test(test_variants_are_timed_once_per_round_in_rotating_order),
+    cmocka_unit_test(test_a_variant_whose_check_fails_is_never_timed_and_fails_its_kernel_at_once),
+    cmocka_unit_test(test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_ratio_of_medians),
 };
 
 DSM_TEST_MAIN(tests)
