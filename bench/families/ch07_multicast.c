@@ -249,6 +249,37 @@ int bench_family_ch07_multicast(bench *b)
                             worst_r[1] = r[1];
                         }
                     }
+    /* the pure stream with one release protocol on both sides: mcast_operand with every byte operand
+     * (no own data), per CTA and multicast, the same half-ring protocol (chapter 7) */
+    for (int i = 0; i < 5 && !broken; ++i) {
+        int ns[] = {1, 2, 4, 8, 16};
+        if ((p.quick || p.dry) && ns[i] != 2)
+            continue;
+        op_shape s = {ns[i], p.dry ? 512 : 16384, 100, FROM_L2, FROM_L2};
+        job jobs[2];
+        for (int m = 0; m < 2; ++m)
+            mcast_operand_job(b, &p, &pl, (enum mode)m, &s, &jobs[m]);
+        bench_stats sp;
+        double speed = mcast_time_pair(b, &p, stream, jobs, &sp);
+        result r[2] = {jobs[0].r, jobs[1].r};
+        for (int m = 0; m < 2; ++m) {
+            mcast_job_free(&jobs[m]);
+            TRACK(r[m]);
+        }
+        if (broken || !mcast_shown(b, &r[0]) || !mcast_shown(b, &r[1]) || speed <= 0)
+            continue;
+        for (int m = 0; m < 2; ++m)
+            bench_csv_row(ocsv, "%d,%d,%d,%s,%s,%s,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%s,%.3f,%.3f", s.n,
+                          s.step, s.share_pct, source_name[s.own_src], source_name[s.opnd_src], mode_name[m],
+                          r[m].max_clusters, r[m].clusters, mcast_launch_name(b, &r[m]), r[m].iters, r[m].ms.median,
+                          r[m].ms.min, r[m].ms.max, r[m].delivered_tbps, r[m].fetched_tbps, m ? speed : 1.0,
+                          r[m].kernel, m ? sp.min : 1.0, m ? sp.max : 1.0);
+        char key[96];
+        snprintf(key, sizeof key, "multicast_same_protocol_l2_stream_speedup.c%d", s.n);
+        bench_summary_measured(b, key, speed, "mcast_operand");
+        bench_progress(b, "pure stream, one protocol, clusters of %d: per CTA %.3f ms, multicast %.3f ms: %.2fx", s.n,
+                       r[0].ms.median, r[1].ms.median, speed);
+    }
     bench_csv_close(ocsv);
     mcast_free_pools(&pl);
     dsm_stream_destroy(stream);

@@ -1,7 +1,7 @@
 /* gemv_cluster.cu: ch08.gemv_cluster: split-K decode GEMV in which the CTAs of a cluster take K slices of the same rows and reduce-scatter their partial sums through DSMEM; and its plan. */
 #include "dsm.h"
 #include "gemv_cluster.h"
-#include "dot_bf16.h"
+#include "gemv_rowpar.h"
 #include "reduce_scatter.h"
 
 

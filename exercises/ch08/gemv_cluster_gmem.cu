@@ -6,13 +6,16 @@
 /*
  * gemv_cluster_gmem_t<NB>(W, x, y, bias, residual, ws, M, K, nb, rows, unroll):
  * launched exactly as gemv_cluster (gemv_cluster.h), plus a workspace ws of
- * rows * 8 floats per CTA. Each CTA writes its partial vector to its own slot
- * ws[blockIdx.x * rows * 8 ...], one cluster barrier publishes the slots to
- * the cluster (barrier.cluster.arrive.release / wait.acquire order global
- * memory as well), and each CTA adds its share of the outputs from its peers'
- * slots in rank order. A cluster of one skips the workspace and the barrier. The one difference from the DSMEM version is where
- * the partials live: L2 instead of the peers' shared memory. Global memory
- * outlives the CTAs, so no second barrier is needed before exit.
+ * rows * 8 floats per CTA. The protocol is the DSMEM kernel's, with the
+ * partials in L2: the same start (an mbarrier, and a relaxed cluster arrive
+ * whose wait comes after the K loop), then each CTA writes its partial vector
+ * to its own slot ws[blockIdx.x * rows * 8 ...] and tells each peer, with one
+ * remote mbarrier arrive (release, cluster scope), that its slot is written;
+ * each owner waits on its mbarrier (S - 1 arrivals) and adds its share from
+ * the peers' slots in rank order. One cluster barrier and one mbarrier phase,
+ * as in the DSMEM kernel; the one difference is where the partials live: L2
+ * instead of the owner's shared memory (the signals cross DSMEM in both). A
+ * cluster of one skips the workspace and the barriers.
  */
 static __device__ __forceinline__ void gemv_cluster_gmem(const uint4 *__restrict__ W, const uint4 *__restrict__ x,
                                                          float *y, const float *bias, const float *residual, float *ws,
@@ -27,6 +30,16 @@ static __device__ __forceinline__ void gemv_cluster_gmem(const uint4 *__restrict
     gemv_warps g = gemv_warps_of(rows, RT, warps);
     float *red = (float *)dsm_dynamic_smem();
     float *part = red + gemv_red_floats(rows, (int)blockDim.x, NB);
+    __shared__ uint64_t landed_word;    /* static: the launch's dynamic shared memory is gemv_block_smem's */
+    uint64_t *landed = &landed_word;
+    if (split > 1) {
+        if (threadIdx.x == 0) {
+            dsm_mbarrier_init(landed, (uint32_t)(split - 1));   /* one arrival per peer: "my slot is written" */
+            dsm_fence_mbarrier_init();
+        }
+        dsm_barrier_cluster_arrive_relaxed();   /* "I have started": waited for after the K loop */
+    }
+    gemv_pdl_start(W, g, warp, lane, m0, nrows, kc, c0, c1, unroll, RT);
 
     for (int u = warp; u < g.units; u += warps) {
         int group = u / g.parts, h = u % g.parts;
@@ -47,7 +60,11 @@ static __device__ __forceinline__ void gemv_cluster_gmem(const uint4 *__restrict
         for (int o = (int)threadIdx.x; o < n; o += (int)blockDim.x)
             if (o < lo || o >= hi)  /* my own share I add from part */
                 ws[(size_t)blockIdx.x * slot + (size_t)o] = part[o];
-        dsm_cluster_sync();     /* every slot written and published to the cluster */
+        __syncthreads();            /* my slot written, by every thread */
+        dsm_barrier_cluster_wait(); /* every peer started, its mbarrier ready */
+        if ((int)threadIdx.x < split && (int)threadIdx.x != rank)  /* the release carries my CTA's writes */
+            dsm_mbarrier_arrive_remote(dsm_mapa_shared_cluster(dsm_smem_addr(landed), threadIdx.x));
+        dsm_mbarrier_wait_parity(landed, 0);    /* every peer's slot written and released to me */
     }
     for (int o = lo + (int)threadIdx.x; o < hi; o += (int)blockDim.x) {
         /* the peers' partials four at a time, the four loads in flight together

@@ -20,6 +20,7 @@ static __device__ __forceinline__ void gemv_partial(const uint4 *__restrict__ W,
     gemv_warps g = gemv_warps_of(rows, RT, warps);
     float *red = (float *)dsm_dynamic_smem();
     float *part = red + gemv_red_floats(rows, (int)blockDim.x, NB);
+    gemv_pdl_start(W, g, warp, lane, m0, nrows, kc, c0, c1, unroll, RT);
 
     for (int u = warp; u < g.units; u += warps) {
         int group = u / g.parts, h = u % g.parts;
@@ -56,6 +57,8 @@ __global__ void gemv_reduce_partials(const float *ws, float *y, const float *bia
                                      int split)
 {
     size_t n = (size_t)M * (size_t)nb;
+    dsm_griddepcontrol_launch_dependents();
+    dsm_griddepcontrol_wait();  /* with PDL: the partials of the kernel before are complete and visible */
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         float t[16];    /* all loads in flight first (split <= 16), then the sum in slice order */
         for (int s = 0; s < 16; ++s)

@@ -1,4 +1,4 @@
-/* reduce_scatter.h: ch08.reduce_scatter: the CTAs of a cluster add up their partial vectors through DSMEM, each CTA the sums of its own share. */
+/* reduce_scatter.h: ch08.reduce_scatter: the CTAs of a cluster add up their partial vectors through DSMEM, each CTA the sums of its own share, by pushing each share to its owner. */
 #ifndef CH08_REDUCE_SCATTER_H
 #define CH08_REDUCE_SCATTER_H
 
@@ -14,33 +14,64 @@ static __host__ __device__ __forceinline__ int reduce_scatter_lo(int n, int q, i
     return (int)((long long)q * n / S);
 }
 
+/* The rank whose share holds element i (0 <= i < n): the last q with reduce_scatter_lo(n, q, S) <= i. */
+static __host__ __device__ __forceinline__ int reduce_scatter_owner(int n, int i, int S)
+{
+    return (int)(((long long)(i + 1) * S - 1) / n);
+}
+
+/* The floats of the receive buffer: one slot of ceil(n / S) floats per rank of the cluster. */
+static __host__ __device__ __forceinline__ int reduce_scatter_recv_floats(int n, int S)
+{
+    return S * ((n + S - 1) / S);
+}
+
 // BOOK-BEGIN(contract)
 /*
- * cluster_reduce_scatter: every thread of every CTA of the cluster calls it.
+ * The reduce-scatter is two calls; every thread of every CTA of the cluster
+ * makes both, with the same n.
  *
- * On entry each CTA holds its partial vector part[0..n) in its shared memory,
- * at the same offset in every CTA; any of its threads may have written it
- * (this function publishes their writes to the cluster).
+ * cluster_reduce_scatter_begin(landed, n), early in the kernel, before the
+ * work that makes the partials: `landed` is a uint64_t in this CTA's shared
+ * memory, at the same offset in every CTA, that the function makes an
+ * mbarrier for the bytes this CTA is going to receive. It also tells the
+ * peers that this CTA has started, without waiting for them.
  *
- * On return, for every i in this CTA's share [lo, hi) (reduce_scatter_lo of
- * its rank and the next), part[i] holds, for every thread of the CTA to read,
- * the sum over the cluster,
+ * cluster_reduce_scatter(part, recv, landed, n), once the partials are made:
+ * on entry each CTA holds its partial vector part[0..n) in its shared memory
+ * (any of its threads may have written it); recv is a buffer of
+ * reduce_scatter_recv_floats(n, S) floats. part and recv are at the same
+ * offsets in every CTA. On return, for every i in this CTA's share [lo, hi)
+ * (reduce_scatter_lo of its rank and the next), part[i] holds, for every
+ * thread of the CTA to read, the sum over the cluster,
  *     part_0[i] + part_1[i] + ... + part_{S-1}[i],
  * added in that order starting from part_0[i], so that every run and every
  * schedule gives the same bits. Elements outside the share are unchanged.
  *
- * The partials travel through DSMEM: each CTA reads, from every peer, the
- * elements of its own share and nothing else; no atomics. Exactly two cluster
- * barriers: one that publishes the partials, and one after which no peer
- * touches this CTA's shared memory again, so that the CTA may exit (or reuse
- * part) as soon as the function returns.
+ * The partials travel through DSMEM, pushed: each CTA stores into each peer's
+ * recv the elements of that peer's share and nothing else, with st.async,
+ * whose bytes complete on the peer's `landed`; no loads from peers, no
+ * atomics. One cluster barrier in all, arrived in _begin and waited for
+ * before the first store; none after the exchange: an owner's wait on its
+ * `landed` proves that every byte it reads has landed, and no CTA touches a
+ * pusher's memory, so each CTA may exit as soon as the function returns.
  */
 // BOOK-END(contract)
-static __device__ __forceinline__ void cluster_reduce_scatter(float *part, int n)
+static __device__ __forceinline__ void cluster_reduce_scatter_begin(uint64_t *landed, int n)
 {
-    // TODO(ch08.reduce_scatter): publish, add up your share from every CTA of
-    // the cluster in rank order, make sure nobody reads you any more.
+    // TODO(ch08.reduce_scatter): get `landed` ready for the bytes this CTA will
+    // receive, and let the peers know that this CTA has started.
+    (void)landed;
+    (void)n;
+}
+
+static __device__ __forceinline__ void cluster_reduce_scatter(float *part, float *recv, uint64_t *landed, int n)
+{
+    // TODO(ch08.reduce_scatter): push every peer its share of your partials,
+    // then add up your own share, in rank order, once it has landed.
     (void)part;
+    (void)recv;
+    (void)landed;
     (void)n;
 }
 

@@ -73,4 +73,35 @@ static __device__ __forceinline__ void gemv_block_reduce(float *red, float *part
     __syncthreads();
 }
 
+/*
+ * The start of every GEMV kernel of the chapter, for programmatic dependent
+ * launch (PDL). It lets the next kernel of the stream launch (its CTAs wait in
+ * their own gemv_pdl_start), prefetches into L2 the first `unroll` chunks of W
+ * that this thread's first unit (warp `warp` of g) loads, rows m0 + group * RT
+ * on, chunks c0 + h * 32 + lane, then every 32 * parts-th below c1, and then
+ * waits until the kernel before it on the stream has finished and its memory
+ * is visible. No kernel writes W, so its loads may start before the wait; x,
+ * y, bias, residual and any workspace only after it. Without PDL the wait
+ * returns at once; on the emulator all of it does nothing.
+ */
+static __device__ __forceinline__ void gemv_pdl_start(const uint4 *W, gemv_warps g, int warp, int lane, int m0,
+                                                      int nrows, int kc, int c0, int c1, int unroll, const int RT)
+{
+    dsm_griddepcontrol_launch_dependents();
+#if defined(__CUDACC__)
+    int group = warp / g.parts, h = warp % g.parts;
+    if (warp < g.units && group * RT < nrows)
+        for (int i = 0; i < RT && group * RT + i < nrows; ++i)
+            for (int u = 0; u < unroll; ++u) {
+                int c = c0 + h * 32 + lane + u * 32 * g.parts;
+                if (c < c1)
+                    asm volatile("prefetch.global.L2 [%0];" ::"l"(W + (size_t)(m0 + group * RT + i) * (size_t)kc + c));
+            }
+#else
+    (void)W; (void)g; (void)warp; (void)lane; (void)m0; (void)nrows; (void)kc; (void)c0; (void)c1; (void)unroll;
+    (void)RT;
+#endif
+    dsm_griddepcontrol_wait();
+}
+
 #endif

@@ -1,26 +1,41 @@
 /* gemv_cluster.cu: ch08.gemv_cluster: split-K decode GEMV in which the CTAs of a cluster take K slices of the same rows and reduce-scatter their partial sums through DSMEM; and its plan. */
 #include "dsm.h"
 #include "gemv_cluster.h"
-#include "dot_bf16.h"
+#include "gemv_rowpar.h"
 #include "reduce_scatter.h"
 
 // BEGIN SOLUTION
+/* The reduce-scatter's mbarrier, after a receive buffer of n + 16 floats
+ * (reduce_scatter_recv_floats(n, S) <= n + 15 for any S <= 16). recv starts
+ * n floats after part, which starts an even number of floats into the
+ * 128-byte aligned dynamic shared memory: recv + n + 16 is 8-byte aligned. */
+static __device__ __forceinline__ uint64_t *gemv_cluster_landed(float *recv, int n)
+{
+    return (uint64_t *)(recv + n + REDUCE_SCATTER_MAX_CTAS);
+}
+
 /*
  * One cluster: `rows` rows of W, one K slice per CTA (gemv_slice of its rank),
  * the CTA's partial vector part[r * nb + b] reduced in the CTA
- * (gemv_block_reduce), then reduce-scattered over the cluster
- * (cluster_reduce_scatter: two cluster barriers, DSMEM loads of my share
- * only); each CTA writes the outputs of its share, with the epilogue. A
- * cluster of one has nothing to exchange: its partial vector is the sum, and
- * it skips the reduce-scatter and its two barriers (about 400 cycles each on
- * an H200, chapter 5), which would be pure cost.
+ * (gemv_block_reduce), then reduce-scattered over the cluster by pushing
+ * (cluster_reduce_scatter: its start before the K loop, so that the one
+ * cluster barrier's wait finds every peer long started; st.async of each
+ * peer's share into its receive buffer; no barrier after); each CTA writes
+ * the outputs of its share, with the epilogue. A cluster of one has nothing to
+ * exchange: its partial vector is the sum, and it runs the row-parallel path,
+ * no barrier at all.
  */
 static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict__ W, const uint4 *__restrict__ x,
                                                          float *y, const float *bias, const float *residual, int M,
                                                          int K, int nb, int rows, int unroll, const int NB)
 {
+    int split = (int)dsm_cluster_nctarank();
+    if (split == 1) {   /* nothing to exchange: the row-parallel kernel's code, the same loop */
+        gemv_rowpar(W, x, y, bias, residual, M, K, nb, rows, unroll, NB);
+        return;
+    }
     const int RT = GEMV_RT(NB);
-    int split = (int)dsm_cluster_nctarank(), rank = (int)dsm_cluster_ctarank();
+    int rank = (int)dsm_cluster_ctarank();
     int kc = K / 8, m0 = (int)dsm_clusterid().x * rows, nrows = M - m0 < rows ? M - m0 : rows;
     int warps = (int)blockDim.x / 32, warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x % 32;
     int c0, c1;
@@ -28,6 +43,11 @@ static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict
     gemv_warps g = gemv_warps_of(rows, RT, warps);
     float *red = (float *)dsm_dynamic_smem();
     float *part = red + gemv_red_floats(rows, (int)blockDim.x, NB);
+    float *recv = part + rows * NB;     /* the reduce-scatter's receive buffer */
+    uint64_t *landed = gemv_cluster_landed(recv, rows * NB);
+    int n = nrows * nb;
+    cluster_reduce_scatter_begin(landed, n);
+    gemv_pdl_start(W, g, warp, lane, m0, nrows, kc, c0, c1, unroll, RT);
 
     for (int u = warp; u < g.units; u += warps) {
         int group = u / g.parts, h = u % g.parts;
@@ -42,12 +62,8 @@ static __device__ __forceinline__ void gemv_cluster_body(const uint4 *__restrict
     }
     gemv_block_reduce(red, part, g, nrows, nb, RT, NB);
 
-    int n = nrows * nb, lo = 0, hi = n;
-    if (split > 1) {
-        cluster_reduce_scatter(part, n);
-        lo = reduce_scatter_lo(n, rank, split);
-        hi = reduce_scatter_lo(n, rank + 1, split);
-    }
+    cluster_reduce_scatter(part, recv, landed, n);
+    int lo = reduce_scatter_lo(n, rank, split), hi = reduce_scatter_lo(n, rank + 1, split);
     for (int o = lo + (int)threadIdx.x; o < hi; o += (int)blockDim.x) {
         int m = m0 + o / nb, b = o % nb;
         float v = part[o];
@@ -122,7 +138,9 @@ size_t gemv_cluster_smem(int rows, int threads, int nb)
     //~ return 0;
     if (rows < 1 || nb < 1 || nb > GEMV_NB_MAX || threads < 32 || threads > gemv_max_threads(nb) || threads % 32 != 0)
         return 0;
-    size_t bytes = gemv_block_smem(rows, threads, nb);
+    /* the reduction buffer and the partial vector, then the receive buffer and the mbarrier */
+    size_t n = (size_t)rows * (size_t)gemv_kernel_nb(nb);
+    size_t bytes = gemv_block_smem(rows, threads, nb) + 4 * (n + REDUCE_SCATTER_MAX_CTAS) + 8;
     return bytes <= (size_t)227 * 1024 ? bytes : 0;
     // END SOLUTION
 }

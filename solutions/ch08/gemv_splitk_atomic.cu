@@ -5,6 +5,9 @@
 
 __global__ void gemv_atomic_init(float *y, const float *bias, const float *residual, int M, int nb)
 {
+    /* programmatic dependent launch (a no-op without it): the kernel before has finished with y */
+    dsm_griddepcontrol_launch_dependents();
+    dsm_griddepcontrol_wait();
     // BEGIN SOLUTION
     //~ // TODO(ch08.gemv_splitk_atomic): what must y hold before the slices add into it?
     //~ (void)y; (void)bias; (void)residual; (void)M; (void)nb;
@@ -57,16 +60,36 @@ static __device__ __forceinline__ void gemv_splitk_atomic(const uint4 *__restric
     // END SOLUTION
 }
 
+/* Programmatic dependent launch (a no-op without it): the slices add into the
+ * y that the init kernel before them wrote, so they wait for it first. */
+static __device__ __forceinline__ void gemv_atomic_pdl(void)
+{
+    dsm_griddepcontrol_launch_dependents();
+    dsm_griddepcontrol_wait();
+}
+
 #define GEMV_ATOMIC_PARAMS const uint4 *W, const uint4 *x, float *y, int M, int K, int nb, int rows, int split, int unroll
 #define GEMV_ATOMIC_TYPES const uint4 *, const uint4 *, float *, int, int, int, int, int, int
 
-__global__ void GEMV_BOUNDS(1) gemv_splitk_atomic_t1(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 1); }
+__global__ void GEMV_BOUNDS(1) gemv_splitk_atomic_t1(GEMV_ATOMIC_PARAMS) {
+    gemv_atomic_pdl();
+    gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 1);
+}
 DSM_KERNEL_ENTRY(gemv_splitk_atomic_t1, GEMV_ATOMIC_TYPES)
-__global__ void GEMV_BOUNDS(2) gemv_splitk_atomic_t2(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 2); }
+__global__ void GEMV_BOUNDS(2) gemv_splitk_atomic_t2(GEMV_ATOMIC_PARAMS) {
+    gemv_atomic_pdl();
+    gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 2);
+}
 DSM_KERNEL_ENTRY(gemv_splitk_atomic_t2, GEMV_ATOMIC_TYPES)
-__global__ void GEMV_BOUNDS(4) gemv_splitk_atomic_t4(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 4); }
+__global__ void GEMV_BOUNDS(4) gemv_splitk_atomic_t4(GEMV_ATOMIC_PARAMS) {
+    gemv_atomic_pdl();
+    gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 4);
+}
 DSM_KERNEL_ENTRY(gemv_splitk_atomic_t4, GEMV_ATOMIC_TYPES)
-__global__ void GEMV_BOUNDS(8) gemv_splitk_atomic_t8(GEMV_ATOMIC_PARAMS) { gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 8); }
+__global__ void GEMV_BOUNDS(8) gemv_splitk_atomic_t8(GEMV_ATOMIC_PARAMS) {
+    gemv_atomic_pdl();
+    gemv_splitk_atomic(W, x, y, M, K, nb, rows, split, unroll, 8);
+}
 DSM_KERNEL_ENTRY(gemv_splitk_atomic_t8, GEMV_ATOMIC_TYPES)
 
 dsm_kernel_t gemv_atomic_init_kernel(void) { return DSM_KERNEL(gemv_atomic_init); }

@@ -1,4 +1,4 @@
-/* reduce_scatter.h: ch08.reduce_scatter: the CTAs of a cluster add up their partial vectors through DSMEM, each CTA the sums of its own share. */
+/* reduce_scatter.h: ch08.reduce_scatter: the CTAs of a cluster add up their partial vectors through DSMEM, each CTA the sums of its own share, by pushing each share to its owner. */
 #ifndef CH08_REDUCE_SCATTER_H
 #define CH08_REDUCE_SCATTER_H
 
@@ -14,52 +14,102 @@ static __host__ __device__ __forceinline__ int reduce_scatter_lo(int n, int q, i
     return (int)((long long)q * n / S);
 }
 
+/* The rank whose share holds element i (0 <= i < n): the last q with reduce_scatter_lo(n, q, S) <= i. */
+static __host__ __device__ __forceinline__ int reduce_scatter_owner(int n, int i, int S)
+{
+    return (int)(((long long)(i + 1) * S - 1) / n);
+}
+
+/* The floats of the receive buffer: one slot of ceil(n / S) floats per rank of the cluster. */
+static __host__ __device__ __forceinline__ int reduce_scatter_recv_floats(int n, int S)
+{
+    return S * ((n + S - 1) / S);
+}
+
 // BOOK-BEGIN(contract)
 /*
- * cluster_reduce_scatter: every thread of every CTA of the cluster calls it.
+ * The reduce-scatter is two calls; every thread of every CTA of the cluster
+ * makes both, with the same n.
  *
- * On entry each CTA holds its partial vector part[0..n) in its shared memory,
- * at the same offset in every CTA; any of its threads may have written it
- * (this function publishes their writes to the cluster).
+ * cluster_reduce_scatter_begin(landed, n), early in the kernel, before the
+ * work that makes the partials: `landed` is a uint64_t in this CTA's shared
+ * memory, at the same offset in every CTA, that the function makes an
+ * mbarrier for the bytes this CTA is going to receive. It also tells the
+ * peers that this CTA has started, without waiting for them.
  *
- * On return, for every i in this CTA's share [lo, hi) (reduce_scatter_lo of
- * its rank and the next), part[i] holds, for every thread of the CTA to read,
- * the sum over the cluster,
+ * cluster_reduce_scatter(part, recv, landed, n), once the partials are made:
+ * on entry each CTA holds its partial vector part[0..n) in its shared memory
+ * (any of its threads may have written it); recv is a buffer of
+ * reduce_scatter_recv_floats(n, S) floats. part and recv are at the same
+ * offsets in every CTA. On return, for every i in this CTA's share [lo, hi)
+ * (reduce_scatter_lo of its rank and the next), part[i] holds, for every
+ * thread of the CTA to read, the sum over the cluster,
  *     part_0[i] + part_1[i] + ... + part_{S-1}[i],
  * added in that order starting from part_0[i], so that every run and every
  * schedule gives the same bits. Elements outside the share are unchanged.
  *
- * The partials travel through DSMEM: each CTA reads, from every peer, the
- * elements of its own share and nothing else; no atomics. Exactly two cluster
- * barriers: one that publishes the partials, and one after which no peer
- * touches this CTA's shared memory again, so that the CTA may exit (or reuse
- * part) as soon as the function returns.
+ * The partials travel through DSMEM, pushed: each CTA stores into each peer's
+ * recv the elements of that peer's share and nothing else, with st.async,
+ * whose bytes complete on the peer's `landed`; no loads from peers, no
+ * atomics. One cluster barrier in all, arrived in _begin and waited for
+ * before the first store; none after the exchange: an owner's wait on its
+ * `landed` proves that every byte it reads has landed, and no CTA touches a
+ * pusher's memory, so each CTA may exit as soon as the function returns.
  */
 // BOOK-END(contract)
-static __device__ __forceinline__ void cluster_reduce_scatter(float *part, int n)
+static __device__ __forceinline__ void cluster_reduce_scatter_begin(uint64_t *landed, int n)
 {
     // BEGIN SOLUTION
-    //~ // TODO(ch08.reduce_scatter): publish, add up your share from every CTA of
-    //~ // the cluster in rank order, make sure nobody reads you any more.
-    //~ (void)part;
+    //~ // TODO(ch08.reduce_scatter): get `landed` ready for the bytes this CTA will
+    //~ // receive, and let the peers know that this CTA has started.
+    //~ (void)landed;
     //~ (void)n;
     int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
-    int lo = reduce_scatter_lo(n, q, S), hi = reduce_scatter_lo(n, q + 1, S);
-    dsm_cluster_sync();     /* every CTA's partials written, published, and every peer started */
-    for (int i = lo + (int)threadIdx.x; i < hi; i += (int)blockDim.x) {
-        /* all S loads first, so that they are in flight together (a DSMEM load
-         * takes about 200 cycles), then the additions in rank order: the same
-         * bits in every CTA and every run */
-        float v[REDUCE_SCATTER_MAX_CTAS];
-        for (int p = 0; p < REDUCE_SCATTER_MAX_CTAS; ++p)
-            v[p] = p >= S ? 0.0f : p == q ? part[i] : ((const float *)dsm_map_shared_rank(part, (uint32_t)p))[i];
-        float s = v[0];
-        for (int p = 1; p < REDUCE_SCATTER_MAX_CTAS; ++p)
-            if (p < S)
-                s += v[p];
-        part[i] = s;    /* my share only: no peer reads it */
+    if (threadIdx.x == 0) {
+        int mine = reduce_scatter_lo(n, q + 1, S) - reduce_scatter_lo(n, q, S);
+        dsm_mbarrier_init(landed, 1);   /* one arrival: this thread's, just below */
+        dsm_fence_mbarrier_init();      /* the init, released to the cluster by the arrive below */
+        /* my share from each of the S - 1 peers; bytes that land before this
+         * arrive push the count below zero, and the phase still waits for it */
+        dsm_mbarrier_arrive_expect_tx(landed, (uint32_t)((S - 1) * mine * 4));
     }
-    dsm_cluster_sync();     /* every peer has read its share of me: I may leave */
+    /* "I have started, and my mbarrier exists": relaxed, so it costs no fence;
+     * its wait comes before the first push, after the work */
+    dsm_barrier_cluster_arrive_relaxed();
+    // END SOLUTION
+}
+
+static __device__ __forceinline__ void cluster_reduce_scatter(float *part, float *recv, uint64_t *landed, int n)
+{
+    // BEGIN SOLUTION
+    //~ // TODO(ch08.reduce_scatter): push every peer its share of your partials,
+    //~ // then add up your own share, in rank order, once it has landed.
+    //~ (void)part;
+    //~ (void)recv;
+    //~ (void)landed;
+    //~ (void)n;
+    int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
+    int lo = reduce_scatter_lo(n, q, S), hi = reduce_scatter_lo(n, q + 1, S), slot = (n + S - 1) / S;
+    __syncthreads();                /* every thread's partials written */
+    dsm_barrier_cluster_wait();     /* every peer started, its `landed` ready */
+    for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) {
+        int p = reduce_scatter_owner(n, i, S);
+        if (p == q)
+            continue;               /* my own share stays here */
+        union { float f; uint32_t u; } v = {part[i]};
+        uint32_t dst = dsm_smem_addr(&recv[q * slot + (i - reduce_scatter_lo(n, p, S))]);
+        dsm_st_async_u32(dsm_mapa_shared_cluster(dst, (uint32_t)p), v.u,
+                         dsm_mapa_shared_cluster(dsm_smem_addr(landed), (uint32_t)p));
+    }
+    dsm_mbarrier_wait_parity(landed, 0);   /* my share from every peer has landed */
+    for (int i = lo + (int)threadIdx.x; i < hi; i += (int)blockDim.x) {
+        int j = i - lo;
+        float s = q == 0 ? part[i] : recv[j];
+        for (int p = 1; p < S; ++p)
+            s += p == q ? part[i] : recv[p * slot + j];
+        part[i] = s;                /* my share only: nobody else reads it */
+    }
+    __syncthreads();                /* the sums, for every thread of the CTA */
     // END SOLUTION
 }
 

@@ -148,6 +148,13 @@ static void test_gemv_cluster_awkward_shapes(void **state)
     gemv_plan s3 = test_shape(&q, 2, 16, gemv_max_threads(8), 2);  /* the biggest block for 8 tokens, more rows than M */
     run_cluster(&q, &s3);
     gemv_problem_free(&q);
+    /* an odd number of partial floats per CTA (5 rows, 1 token): whatever the
+     * kernel keeps after them in shared memory must still be aligned (on the
+     * GPU an mbarrier there was a misaligned address) */
+    gemv_problem r = gemv_problem_make(21, 40, 1, 1, 0, 0);
+    gemv_plan s4 = test_shape(&r, 2, 5, 64, 1);
+    run_cluster(&r, &s4);
+    gemv_problem_free(&r);
 }
 
 /* Every block size the contract promises, for every compiled token count, in

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# run_rs_protocols.sh: builds bench/hw/rs_protocols.cu for sm_90a, runs it (OUT/rs_protocols.csv, its summary at the end) and compares the SASS of the row-parallel and the cluster GEMV kernels (OUT/sass_*.txt, OUT/sass_compare.txt).
+# Usage (from the repository root, on a machine with a Hopper GPU): bash bench/hw/run_rs_protocols.sh OUT
+set -u
+out=${1:?usage: run_rs_protocols.sh OUT}
+mkdir -p "$out" build/hw
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+"$nvcc" -gencode=arch=compute_90a,code=sm_90a -O3 -lineinfo -Iruntime -o build/hw/rs_protocols \
+  bench/hw/rs_protocols.cu runtime/hopper/host_cuda.c runtime/model/device_model.c || exit 1
+{ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1; date -u +%FT%TZ;
+  "$nvcc" --version | tail -n 2; git describe --always --dirty 2> /dev/null; } > "$out/rs_protocols_machine.txt"
+build/hw/rs_protocols > "$out/rs_protocols.csv"
+rc=$?
+grep '^#' "$out/rs_protocols.csv"
+# SASS: the two kernels for one token, and their instruction counts by opcode
+cuobjdump=$(dirname "$nvcc")/cuobjdump
+for k in gemv_rowpar_t1 gemv_cluster_t1; do
+  # the names are C++-mangled (_Z14gemv_rowpar_t1...): select the function by substring
+  "$cuobjdump" -sass build/hw/rs_protocols | awk -v k="$k" '/Function :/ {on = index($0, k) > 0} on' > "$out/sass_$k.txt"
+done
+{
+  echo "# opcode counts: gemv_rowpar_t1, gemv_cluster_t1"
+  for k in gemv_rowpar_t1 gemv_cluster_t1; do
+    grep -oE '^\s+/\*[0-9a-f]+\*/\s+(@!?U?P[0-9T] )?[A-Z][A-Z0-9_.]*' "$out/sass_$k.txt" | awk '{print $NF}' |
+      sort | uniq -c | sort -k2 > "$out/ops_$k.txt"
+  done
+  join -1 2 -2 2 -a 1 -a 2 -e 0 -o 0,1.1,2.1 "$out/ops_gemv_rowpar_t1.txt" "$out/ops_gemv_cluster_t1.txt" |
+    awk '{d = $3 - $2; printf "%-28s %5d %5d %s\n", $1, $2, $3, d ? sprintf("%+d", d) : ""}'
+  echo "# total instructions: $(grep -cE '^\s+/\*[0-9a-f]+\*/' "$out/sass_gemv_rowpar_t1.txt") $(grep -cE '^\s+/\*[0-9a-f]+\*/' "$out/sass_gemv_cluster_t1.txt")"
+} > "$out/sass_compare.txt"
+grep -E 'LDG|total|BAR|UCGA|MEMBAR|SYNCS' "$out/sass_compare.txt"
+exit $rc
