@@ -19,6 +19,10 @@ extern int emu_ww_pending; /* conflicts waiting for emu_race_settle */
  * that did no fence.proxy.async since: false when there is none. */
 bool emu_race_unfenced_write(emu_launch *L, emu_cta *c, size_t off, uint32_t bytes, uint32_t *tid,
                              emu_site *site, size_t *word_off);
+/* Whether thread x made a releasing cluster arrive (.release, or .relaxed after fence.acq_rel) among its arrives
+ * number `from` .. waits-1: what x did before its arrive `from` is then ordered before a thread of its CTA that
+ * has completed `waits` cluster waits. */
+bool emu_arrive_released(const emu_thread *x, uint32_t from, uint32_t waits);
 /* Release by thread t to a sync object (CTA clocks vc, thread clocks tc of t's CTA); acquire from one. */
 void emu_release_to(emu_thread *t, uint32_t *vc, emu_tclock *tc);
 void emu_acquire_from(emu_thread *t, const uint32_t *vc, const emu_tclock *tc);

@@ -89,7 +89,6 @@ static void cluster_phase_complete(emu_launch *L)
                 c->passed_cluster_barrier = true;
                 t->arrived_pending = false;
                 t->waits++;
-                t->bar_gen++;
                 emu_wake(t);
             }
         }
@@ -134,6 +133,7 @@ void dsm_emu_barrier_cluster_arrive(int relaxed, const char *file, int line)
         emu_count_cluster_arrive(t, relaxed);
     t->arrived_pending = true;
     t->arrive_phase = cl->phase;
+    t->release_arrives = t->release_arrives << 1 | (releases ? 1u : 0u);
     t->arrivals++;
     cl->pending--;
     if (cl->pending == 0)
@@ -156,7 +156,6 @@ void dsm_emu_barrier_cluster_wait(const char *file, int line)
         t->cta->passed_cluster_barrier = true;
         t->arrived_pending = false;
         t->waits++;
-        t->bar_gen++;
         /* let the schedule, not the last arrival, decide who runs first after the barrier */
         emu_yield(t);
         return;

@@ -70,7 +70,7 @@ enum {
 };
 typedef struct emu_access {   /* 32 bytes: a shadow word is 64 */
     uint32_t epoch;   /* the accessing CTA's own clock at the access */
-    uint32_t gen;     /* the accessing thread's barrier generation */
+    uint32_t arrivals; /* the accessing thread's cluster arrives so far (its next arrive's index) */
     uint32_t tepoch;  /* the accessing thread's own release epoch */
     uint32_t syncs;   /* the accessing thread's completed __syncthreads */
     uint32_t cl;      /* the accessing CTA's cluster: its place in the launch's order (emu_launch.cl_seq) */
@@ -106,7 +106,8 @@ typedef struct emu_thread {
     uint32_t waits;             /* completed barrier.cluster.wait count */
     bool arrived_pending;       /* arrived and not waited yet */
     uint32_t arrive_phase;      /* the cluster phase of the pending arrival */
-    uint32_t bar_gen;           /* CTA-wide synchronisations passed (__syncthreads, cluster waits) */
+    uint64_t release_arrives;   /* bit k: whether its arrive number arrivals-1-k released (not .relaxed alone) */
+    uint32_t bar_gen;           /* __syncthreads generations passed (the validity of the thread clocks below) */
     uint32_t syncs;             /* __syncthreads it completed */
     /* mbarrier waits (mechanisms/mbarrier.c); its last one that succeeded (checks/parity.c reports) */
     uint32_t mbar_idx;          /* the mbarrier it blocks on */
@@ -203,7 +204,7 @@ typedef struct emu_mbarrier {
     emu_site init_site;
     struct emu_wait_seen *seen; /* per thread of the owner: the phase its last wait matched (parity.c) */
     /* the mbarrier.init (mbarrier_init.c): its thread and clocks, and how it was released to the cluster */
-    uint32_t init_tid, init_epoch, init_tepoch, init_syncs, init_gen;
+    uint32_t init_tid, init_epoch, init_tepoch, init_syncs, init_gen, init_arrivals;
     bool init_fenced;           /* the initialising thread executed fence.mbarrier_init after it */
     uint32_t init_pub_phase;    /* 1 + the cluster phase a relaxed arrive of that thread released it in, or 0 */
 } emu_mbarrier;
