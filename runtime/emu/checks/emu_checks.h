@@ -51,6 +51,11 @@ void emu_lifetime_note_copy_out(emu_thread *t, emu_cta *owner, size_t off, const
 /* Checks and records a kernel's access of kind `kind` to global bytes [a, a+n), which lie in one buffer;
  * false after a report. */
 bool emu_race_global(emu_launch *L, emu_thread *t, const void *a, unsigned n, int kind, const emu_site *site);
+/* The first word of global bytes [a, a+n) last written by a generic store (or atomic) of a thread of this cluster
+ * that executed no fence.proxy.async.global since: its CTA, thread, site and byte offset in its buffer; false
+ * when there is none. */
+bool emu_global_unfenced_write(emu_launch *L, const void *a, unsigned n, uint32_t *cta, uint32_t *tid, emu_site *site,
+                               size_t *byte_off);
 /* Forgets every access (a new schedule starts); with `release`, frees the shadow (the launch ends). */
 void emu_global_race_reset(bool release);
 
@@ -84,7 +89,8 @@ void emu_mbarrier_check_init_visible(emu_launch *L, emu_thread *t, emu_mbarrier 
 
 /* ---- parity.c ---- */
 /* Thread t's wait for `parity` on m just succeeded: a wait satisfied by a phase this thread had already
- * waited for is reported (a stale parity) and ends the launch. */
+ * waited for, once the next phase has begun (an arrive, expect_tx or bytes on it) or the thread released anything
+ * since, is reported (a stale parity) and ends the launch; otherwise the second wait is legal. */
 void emu_parity_check(emu_launch *L, emu_thread *t, emu_mbarrier *m, uint32_t parity);
 void emu_parity_free(emu_mbarrier *m);
 /* Before a deadlock report: a blocked wait that skipped a phase its thread should have taken is reported

@@ -197,6 +197,13 @@ static _Noreturn void report_exit_in_flight(emu_cta *c, const emu_async_op *op)
     emu_abort_launch();
 }
 
+/* Whether the CTA that sent op's source (a shared one) knows the copy completed: it acquired the clock of the CTA
+ * whose wait saw the completion, as of that wait (a relaxed cluster barrier after the wait carries nothing). */
+static bool sender_knows(const emu_launch *L, const emu_async_op *op)
+{
+    return op->src_cta < 0 || op->obs_cta == op->src_cta || L->cluster.ctas[op->src_cta].vc[op->obs_cta] >= op->obs_epoch;
+}
+
 /* Completes, in issue order, the operations in flight on mbarrier `mbar` (or any: -1) that read from or
  * write into CTA `cta` (or any: -1); whether any completed. With a CTA (it exits), any copy into or out
  * of it that no wait saw complete is reported instead. */
@@ -217,14 +224,12 @@ static bool complete_where(emu_launch *L, int mbar, int cta)
         complete(L, op);
         any = true;
     }
-    /* drop the ones from the front that landed and that a wait saw complete */
+    /* drop the ones that landed, that a wait saw complete and whose sender knows it (in issue order) */
     uint32_t k = 0;
-    while (k < cl->nops && cl->ops[k].done && cl->ops[k].observed)
-        k++;
-    if (k) {
-        memmove(cl->ops, cl->ops + k, (cl->nops - k) * sizeof *cl->ops);
-        cl->nops -= k;
-    }
+    for (uint32_t i = 0; i < cl->nops; i++)
+        if (!(cl->ops[i].done && cl->ops[i].observed && sender_knows(L, &cl->ops[i])))
+            cl->ops[k++] = cl->ops[i];
+    cl->nops = k;
     return any;
 }
 
@@ -241,6 +246,8 @@ void emu_async_observe(emu_launch *L, emu_thread *t, uint32_t mbar)
         if (op->mbar != mbar || !op->done || op->observed || op->phase >= phase)
             continue;
         op->observed = true;
+        op->obs_cta = (int32_t)t->cta->rank;
+        op->obs_epoch = t->cta->vc[t->cta->rank];
         /* the sender's memory is free again only once the sender learns of this wait */
         if (op->src_cta >= 0 && op->src_cta != (int32_t)t->cta->rank)
             emu_lifetime_note_copy_out(t, &cl->ctas[op->src_cta], op->src_off, &op->site);
@@ -257,17 +264,26 @@ void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t 
         return;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];
-        /* landed is not enough: its sender knows the copy is over only through the receiver's wait */
-        if (op->observed || op->src_cta != (int32_t)owner->rank ||
-            !overlaps(off, n, op->src_off, op->bytes))
+        /* landed is not enough: its sender knows the copy is over only through the receiver's wait, and only
+         * once something the receiver released after that wait reached the sender */
+        if (op->src_cta != (int32_t)owner->rank || !overlaps(off, n, op->src_off, op->bytes) ||
+            (op->observed && sender_knows(L, op)))
             continue;
         if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,
-                             "the source of a bulk copy is rewritten before the copy completed")) {
+                             op->observed ? "the source of a bulk copy is rewritten before its sender knows the copy "
+                                            "completed"
+                                          : "the source of a bulk copy is rewritten before the copy completed")) {
             emu_report_who(L, t);
             emu_report_site("where", *site);
             emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", owner->rank, off);
-            emu_report_line("copy", "issued by rank %u thread %u, %u bytes into rank %u, still in flight:",
-                            op->issuer_cta, op->issuer_tid, op->bytes, op->dst_cta);
+            if (op->observed)
+                emu_report_line("copy", "issued by rank %u thread %u, %u bytes into rank %u, which waited for it; "
+                                        "nothing rank %u released after that wait reached this thread (a relaxed "
+                                        "cluster barrier releases nothing):",
+                                op->issuer_cta, op->issuer_tid, op->bytes, op->dst_cta, op->obs_cta);
+            else
+                emu_report_line("copy", "issued by rank %u thread %u, %u bytes into rank %u, still in flight:",
+                                op->issuer_cta, op->issuer_tid, op->bytes, op->dst_cta);
             emu_report_site("", op->site);
             emu_report_line("why", "a bulk copy reads its source at some time between its issue and the "
                                    "completion of its mbarrier phase, not at the issue");
