@@ -285,6 +285,7 @@ void dsm_emu_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *bar,
             S.mcast_bar[idx] = 1;
         }
     }
+    emu_schedule_point(t);
 }
 
 void emu_bulk_stuck_hint(emu_launch *L, const emu_mbarrier *m)

@@ -261,6 +261,7 @@ typedef struct emu_launch {
     fiber sched_ctx;
     emu_thread *running;
     uint64_t rng;
+    uint64_t land_rng;          /* a random schedule's choices of which copy in flight lands when */
     sigjmp_buf abort_jmp;
     volatile int aborting;
     uint64_t switches;
