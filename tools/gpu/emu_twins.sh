@@ -18,7 +18,7 @@ if [ "${EMU:-0}" = 1 ]; then
   export TWINS_REPEATS=${TWINS_REPEATS:-1}
   make --no-print-directory runtime >/dev/null || exit 1
   for k in $kernels; do
-    gcc -std=c11 -g -O1 -D_GNU_SOURCE -Iruntime -x c -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 \
+    gcc -std=c11 -g -O1 -D_GNU_SOURCE -Iruntime -x c -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 -fno-tree-sra \
       -DDSM_UNIT=tw_$k -c tests/runtime/kernels/$k.cu -o $b/$k.emu.o || exit 1
   done
   gcc -std=c11 -g -O1 -D_GNU_SOURCE -Iruntime -c tests/runtime/twins/twins_main.c -o $b/main.emu.o &&
