@@ -111,6 +111,8 @@ void emu_count_gmem_atom(const emu_thread *t, const void *p);
 /* A flag access at p: store or load, strong (acquire/release) or relaxed, scope DSM_FLAG_CLUSTER/GPU/SYS. */
 void emu_count_flag(const emu_thread *t, const void *p, int store, int strong, int scope);
 void emu_count_cluster_arrive(const emu_thread *t, int relaxed);
+/* A barrier or wait by t (__syncthreads, cluster wait, mbarrier arrive or wait): its run of loads in flight ends. */
+void emu_count_sync(const emu_thread *t);
 void emu_count_fence(const emu_thread *t);
 void emu_count_remote_arrive(const emu_thread *t);
 /* A bulk copy or st.async into a peer: issued by t; landed in dst. */
