@@ -114,6 +114,14 @@ static dsm_error_t validate(const dsm_launch_config *c, const struct dsm_emu_ker
                  c->block.y, c->block.z, dim_product(c->block));
         return invalid(dsmErrorInvalidValue, k, why, "use at most 1024 threads per block");
     }
+    unsigned bound = k->max_threads ? *k->max_threads : 0;
+    if (bound && dim_product(c->block) > bound) {
+        snprintf(why, sizeof why, "%u threads per block, but the kernel declares __launch_bounds__(%u): it was "
+                 "compiled for at most %u", dim_product(c->block), bound, bound);
+        return invalid(dsmErrorLaunchOutOfResources, k, why,
+                       "launch with at most the kernel's __launch_bounds__ threads per block (or raise the bound, "
+                       "which gives each thread fewer registers)");
+    }
     dsm_dim3 cl = c->cluster;
     if (c->grid.x % cl.x || c->grid.y % cl.y || c->grid.z % cl.z) {
         snprintf(why, sizeof why, "cluster dims (%u,%u,%u) do not divide grid dims (%u,%u,%u)", cl.x, cl.y, cl.z,
