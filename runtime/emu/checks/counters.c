@@ -14,70 +14,37 @@ static size_t *buf_bytes;
 static uint32_t nblocks, nbufs;
 static bool have_counts;
 
-/* Per thread of the running cluster: whether it touched global memory or DSMEM, whether it made a load of
- * >= 16 bytes, the run of such loads it is in and its longest run. Folded into its CTA's counts at the
- * cluster's end. */
-typedef struct thread_activity {
-    bool active, wide;
-    uint32_t run, best;
-} thread_activity;
-static thread_activity *acts;
-static uint32_t nacts;
-
-static thread_activity *act_of(const emu_thread *t)
-{
-    uint32_t n = emu_cur->cluster.ncta * emu_cur->threads_per_cta;
-    if (n > nacts) {
-        free(acts);
-        acts = calloc(n, sizeof *acts);
-        nacts = acts ? n : 0;
-    }
-    return acts ? &acts[t->cta->rank * emu_cur->threads_per_cta + t->tid] : NULL;
-}
-
 /* A global or DSMEM access by t: a load of n bytes, or (load = 0) a store, atomic or copy. */
-static void moved(const emu_thread *t, int load, unsigned n)
+static void moved(emu_thread *t, int load, unsigned n)
 {
-    thread_activity *a = act_of(t);
-    if (!a)
-        return;
-    a->active = true;
+    t->act_moved = true;
     if (!load)
-        a->run = 0;
+        t->ld_run = 0;
     else if (n >= 16) {
-        a->wide = true;
-        if (++a->run > a->best)
-            a->best = a->run;
+        t->act_wide = true;
+        if (++t->ld_run > t->ld_best)
+            t->ld_best = t->ld_run;
     }
-}
-
-void emu_count_sync(const emu_thread *t)
-{
-    thread_activity *a = act_of(t);
-    if (a)
-        a->run = 0;
 }
 
 /* CTA c's threads' activity, into its counts. */
-static void fold_activity(const emu_launch *L, const emu_cta *c, dsm_emu_counts *k)
+static void fold_activity(const emu_cta *c, dsm_emu_counts *k)
 {
-    uint32_t base = c->rank * L->threads_per_cta, warps = 0, lo = UINT32_MAX, hi = 0, threads = 0;
+    uint32_t warps = 0, lo = UINT32_MAX, hi = 0, threads = 0;
     bool warp_active = false;
-    if (!acts || base + c->nthreads > nacts)
-        return;
     for (uint32_t i = 0; i < c->nthreads; i++) {
-        const thread_activity *a = &acts[base + i];
+        const emu_thread *a = &c->threads[i];
         if (i % 32 == 0)
             warp_active = false;
-        if (a->active) {
+        if (a->act_moved) {
             threads++;
             if (!warp_active)
                 warps++;
             warp_active = true;
         }
-        if (a->wide) {
-            lo = a->best < lo ? a->best : lo;
-            hi = a->best > hi ? a->best : hi;
+        if (a->act_wide) {
+            lo = a->ld_best < lo ? a->ld_best : lo;
+            hi = a->ld_best > hi ? a->ld_best : hi;
         }
     }
     k->threads_active = threads;
@@ -142,10 +109,8 @@ void emu_counts_cluster_end(emu_launch *L)
         k->cluster_waits_min = lo;
         k->cluster_waits_max = hi;
         k->syncthreads = syncs;
-        fold_activity(L, c, k);
+        fold_activity(c, k);
     }
-    if (acts)
-        memset(acts, 0, nacts * sizeof *acts);
     for (uint32_t i = 0; i < cl->nmbars; i++) {
         const emu_mbarrier *m = &cl->mbars[i];
         if (m->cta < cl->ncta)
@@ -202,7 +167,7 @@ static void gmem_use(uint32_t block, const void *p, size_t n, int write)
     }
 }
 
-void emu_count_smem(const emu_thread *t, const emu_cta *owner, unsigned n, int write)
+void emu_count_smem(emu_thread *t, const emu_cta *owner, unsigned n, int write)
 {
     dsm_emu_counts *k = of(t);
     if (owner != t->cta)
@@ -226,7 +191,7 @@ void emu_count_smem(const emu_thread *t, const emu_cta *owner, unsigned n, int w
     }
 }
 
-void emu_count_smem_atom(const emu_thread *t, const emu_cta *owner)
+void emu_count_smem_atom(emu_thread *t, const emu_cta *owner)
 {
     dsm_emu_counts *k = of(t);
     if (owner != t->cta)
@@ -239,7 +204,7 @@ void emu_count_smem_atom(const emu_thread *t, const emu_cta *owner)
         k->dsmem_atom_ops++;
 }
 
-void emu_count_gmem(const emu_thread *t, const void *p, unsigned n, int write)
+void emu_count_gmem(emu_thread *t, const void *p, unsigned n, int write)
 {
     dsm_emu_counts *k = of(t);
     moved(t, !write, n);
@@ -253,14 +218,14 @@ void emu_count_gmem(const emu_thread *t, const void *p, unsigned n, int write)
     gmem_use(block_of(emu_cur, t->cta), p, n, write);
 }
 
-void emu_count_gmem_atom(const emu_thread *t, const void *p)
+void emu_count_gmem_atom(emu_thread *t, const void *p)
 {
     moved(t, 0, 0);
     of(t)->gmem_atom_ops++;
     gmem_use(block_of(emu_cur, t->cta), p, 4, 2);
 }
 
-void emu_count_flag(const emu_thread *t, const void *p, int store, int strong, int scope)
+void emu_count_flag(emu_thread *t, const void *p, int store, int strong, int scope)
 {
     emu_cta *c;
     size_t off;
@@ -272,7 +237,7 @@ void emu_count_flag(const emu_thread *t, const void *p, int store, int strong, i
         emu_count_sync(t);
 }
 
-void emu_count_cluster_arrive(const emu_thread *t, int relaxed)
+void emu_count_cluster_arrive(emu_thread *t, int relaxed)
 {
     emu_count_sync(t);
     if (relaxed)
@@ -281,15 +246,15 @@ void emu_count_cluster_arrive(const emu_thread *t, int relaxed)
         of(t)->cluster_arrives_release++;
 }
 
-void emu_count_fence(const emu_thread *t) { of(t)->fences++; }
+void emu_count_fence(emu_thread *t) { of(t)->fences++; }
 
-void emu_count_remote_arrive(const emu_thread *t)
+void emu_count_remote_arrive(emu_thread *t)
 {
     emu_count_sync(t);
     of(t)->mbarrier_remote_arrives++;
 }
 
-void emu_count_async_issue(const emu_thread *t, uint32_t bytes)
+void emu_count_async_issue(emu_thread *t, uint32_t bytes)
 {
     moved(t, 0, 0);
     of(t)->async_out_bytes += bytes;
@@ -300,7 +265,7 @@ void emu_count_async_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes)
     counts[block_of(L, dst)].async_in_bytes += bytes;
 }
 
-void emu_count_bulk_g2s_issue(const emu_thread *t, const void *src, uint32_t bytes)
+void emu_count_bulk_g2s_issue(emu_thread *t, const void *src, uint32_t bytes)
 {
     moved(t, 0, 0);
     of(t)->bulk_g2s_issued_bytes += bytes;
@@ -312,7 +277,7 @@ void emu_count_bulk_g2s_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes
     counts[block_of(L, dst)].bulk_g2s_landed_bytes += bytes;
 }
 
-void emu_count_bulk_s2g_issue(const emu_thread *t, const void *dst, uint32_t bytes)
+void emu_count_bulk_s2g_issue(emu_thread *t, const void *dst, uint32_t bytes)
 {
     moved(t, 0, 0);
     of(t)->bulk_s2g_bytes += bytes;

@@ -103,26 +103,26 @@ void emu_counts_launch_start(emu_launch *L);
 void emu_counts_schedule_done(void);
 void emu_counts_cluster_end(emu_launch *L);
 /* n bytes of CTA owner's shared memory read or written by thread t (own or a peer's). */
-void emu_count_smem(const emu_thread *t, const emu_cta *owner, unsigned n, int write);
-void emu_count_smem_atom(const emu_thread *t, const emu_cta *owner);
+void emu_count_smem(emu_thread *t, const emu_cta *owner, unsigned n, int write);
+void emu_count_smem_atom(emu_thread *t, const emu_cta *owner);
 /* n bytes of global memory at p read or written by thread t (plain or device-API). */
-void emu_count_gmem(const emu_thread *t, const void *p, unsigned n, int write);
-void emu_count_gmem_atom(const emu_thread *t, const void *p);
+void emu_count_gmem(emu_thread *t, const void *p, unsigned n, int write);
+void emu_count_gmem_atom(emu_thread *t, const void *p);
 /* A flag access at p: store or load, strong (acquire/release) or relaxed, scope DSM_FLAG_CLUSTER/GPU/SYS. */
-void emu_count_flag(const emu_thread *t, const void *p, int store, int strong, int scope);
-void emu_count_cluster_arrive(const emu_thread *t, int relaxed);
+void emu_count_flag(emu_thread *t, const void *p, int store, int strong, int scope);
+void emu_count_cluster_arrive(emu_thread *t, int relaxed);
 /* A barrier or wait by t (__syncthreads, cluster wait, mbarrier arrive or wait): its run of loads in flight ends. */
-void emu_count_sync(const emu_thread *t);
-void emu_count_fence(const emu_thread *t);
-void emu_count_remote_arrive(const emu_thread *t);
+static inline void emu_count_sync(emu_thread *t) { t->ld_run = 0; }
+void emu_count_fence(emu_thread *t);
+void emu_count_remote_arrive(emu_thread *t);
 /* A bulk copy or st.async into a peer: issued by t; landed in dst. */
-void emu_count_async_issue(const emu_thread *t, uint32_t bytes);
+void emu_count_async_issue(emu_thread *t, uint32_t bytes);
 void emu_count_async_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes);
 /* Bulk copies with global memory: global -> shared issued by t (src in global) and landed in dst;
  * shared -> global issued by t (dst in global). */
-void emu_count_bulk_g2s_issue(const emu_thread *t, const void *src, uint32_t bytes);
+void emu_count_bulk_g2s_issue(emu_thread *t, const void *src, uint32_t bytes);
 void emu_count_bulk_g2s_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes);
-void emu_count_bulk_s2g_issue(const emu_thread *t, const void *dst, uint32_t bytes);
+void emu_count_bulk_s2g_issue(emu_thread *t, const void *dst, uint32_t bytes);
 
 
 #endif

@@ -140,6 +140,10 @@ typedef struct emu_thread {
     size_t poll_off;
     const uint32_t *poll_ptr;
     uint32_t poll_value;
+    /* its activity in the launch's counted schedule (checks/counters.c): a global or DSMEM access made, a
+     * load of >= 16 bytes made, the run of such loads it is in (no store, barrier or wait since), its longest */
+    bool act_moved, act_wide;
+    uint32_t ld_run, ld_best;
     /* %clock64 (api/registers.c) */
     uint64_t clock;             /* its own fake %clock64: the same in every schedule */
 } emu_thread;
