@@ -19,12 +19,13 @@ objs=$(for a in "$@"; do
 done)
 [ -n "$objs" ] || { echo "check_cycles: no object file in $*" >&2; exit 2; }
 
-# One line per symbol use or definition: "D <file> <symbol>" or "U <file> <symbol>".
-table=$(for o in $objs; do
+# One line per symbol use or definition: "D <file> <symbol>" or "U <file> <symbol>" (one nm run for all files).
+for o in $objs; do
     [ -f "$o" ] || { echo "check_cycles: $o: no such file" >&2; exit 2; }
-    nm -P --defined-only --extern-only "$o" 2>/dev/null | awk -v f="$o" '{ print "D", f, $1 }'
-    nm -P --undefined-only "$o" 2>/dev/null | awk -v f="$o" '{ print "U", f, $1 }'
-done)
+done
+# shellcheck disable=SC2086 # the object list splits on white space
+table=$( { nm -A -P --defined-only --extern-only $objs 2>/dev/null | awk '{ f = $1; sub(/:$/, "", f); print "D", f, $2 }'
+           nm -A -P --undefined-only $objs 2>/dev/null | awk '{ f = $1; sub(/:$/, "", f); print "U", f, $2 }'; } )
 
 printf '%s\n' "$table" | awk -v verbose="$verbose" '
 function short(f) { sub(/^.*\//, "", f); return f }

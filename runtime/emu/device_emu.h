@@ -16,7 +16,21 @@
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ restrict
 #define __align__(n) __attribute__((aligned(n)))
-#define __launch_bounds__(...)
+/* __launch_bounds__(max_threads[, min_blocks]), written as in CUDA between `__global__ void` and the
+ * kernel's name: the emulator records max_threads for the kernel that the unit's next DSM_KERNEL_ENTRY
+ * exposes and rejects a launch of it with more threads per CTA, as CUDA does
+ * (cudaErrorLaunchOutOfResources). The expansion ends the `void` before it with a declaration, defines a
+ * constructor that notes the bound and opens the kernel's own `void` again; DSM_KERNEL_ENTRY's constructor
+ * takes the bound (constructor priorities follow __COUNTER__, so they run in the unit's order). */
+static unsigned dsm__lb_pending __attribute__((unused));
+#define __launch_bounds__(...) DSM__LB(__COUNTER__, __VA_ARGS__, 0)
+#define DSM__LB(c, ...) DSM__LB_(c, __VA_ARGS__)
+#define DSM__LB_(c, max, ...)                                                                     \
+    DSM__CAT(dsm__lb_end_, c)(void);                                                              \
+    static void __attribute__((constructor(101 + (c)))) DSM__CAT(dsm__lb_set_, c)(void) {         \
+        dsm__lb_pending = (unsigned)(max);                                                        \
+    }                                                                                             \
+    void
 
 /* A compiler barrier: every emulator call that can switch threads is wrapped
  * in two, so that the compiler keeps no shared-memory value in a register
@@ -68,6 +82,7 @@ struct dsm_emu_kernel {
     void (*entry)(void **args);
     char *shared_begin, *shared_end; /* this unit's static __shared__ section */
     const char *file;
+    const unsigned *max_threads;     /* its __launch_bounds__ maximum threads per CTA (0: none) */
 };
 
 #define DSM__NARGS(...) DSM__NARGS_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
@@ -89,15 +104,22 @@ struct dsm_emu_kernel {
 /* Exposes a kernel to host code. List the parameter types in order (at least
  * one, at most 12): DSM_KERNEL_ENTRY(ring_shift, float *, int). The emulator
  * calls the kernel with the launch's argument array unpacked by these types. */
-#define DSM_KERNEL_ENTRY(name, ...)                                                       \
+#define DSM_KERNEL_ENTRY(name, ...) DSM__KERNEL_ENTRY(__COUNTER__, name, __VA_ARGS__)
+#define DSM__KERNEL_ENTRY(c, name, ...)                                                   \
     static void name##__dsm_entry(void **a_) {                                            \
         name(DSM__CAT(DSM__UNPACK_, DSM__NARGS(__VA_ARGS__))(__VA_ARGS__));               \
+    }                                                                                     \
+    static unsigned name##__dsm_max_threads;                                              \
+    static void __attribute__((constructor(101 + (c)))) name##__dsm_bounds(void) {        \
+        name##__dsm_max_threads = dsm__lb_pending;                                        \
+        dsm__lb_pending = 0;                                                              \
     }                                                                                     \
     dsm_kernel_t name##__dsm_handle(void);                                                \
     dsm_kernel_t name##__dsm_handle(void) {                                               \
         static const struct dsm_emu_kernel k_ = {#name, name##__dsm_entry,                \
                                                  DSM__CAT(__start_, DSM__SECTION),        \
-                                                 DSM__CAT(__stop_, DSM__SECTION), __FILE__}; \
+                                                 DSM__CAT(__stop_, DSM__SECTION), __FILE__, \
+                                                 &name##__dsm_max_threads};               \
         return &k_;                                                                       \
     }
 

@@ -19,6 +19,10 @@ extern int emu_ww_pending; /* conflicts waiting for emu_race_settle */
  * that did no fence.proxy.async since: false when there is none. */
 bool emu_race_unfenced_write(emu_launch *L, emu_cta *c, size_t off, uint32_t bytes, uint32_t *tid,
                              emu_site *site, size_t *word_off);
+/* Whether thread x made a releasing cluster arrive (.release, or .relaxed after fence.acq_rel) among its arrives
+ * number `from` .. waits-1: what x did before its arrive `from` is then ordered before a thread of its CTA that
+ * has completed `waits` cluster waits. */
+bool emu_arrive_released(const emu_thread *x, uint32_t from, uint32_t waits);
 /* Release by thread t to a sync object (CTA clocks vc, thread clocks tc of t's CTA); acquire from one. */
 void emu_release_to(emu_thread *t, uint32_t *vc, emu_tclock *tc);
 void emu_acquire_from(emu_thread *t, const uint32_t *vc, const emu_tclock *tc);
@@ -47,6 +51,11 @@ void emu_lifetime_note_copy_out(emu_thread *t, emu_cta *owner, size_t off, const
 /* Checks and records a kernel's access of kind `kind` to global bytes [a, a+n), which lie in one buffer;
  * false after a report. */
 bool emu_race_global(emu_launch *L, emu_thread *t, const void *a, unsigned n, int kind, const emu_site *site);
+/* The first word of global bytes [a, a+n) last written by a generic store (or atomic) of a thread of this cluster
+ * that executed no fence.proxy.async.global since: its CTA, thread, site and byte offset in its buffer; false
+ * when there is none. */
+bool emu_global_unfenced_write(emu_launch *L, const void *a, unsigned n, uint32_t *cta, uint32_t *tid, emu_site *site,
+                               size_t *byte_off);
 /* Forgets every access (a new schedule starts); with `release`, frees the shadow (the launch ends). */
 void emu_global_race_reset(bool release);
 
@@ -80,7 +89,8 @@ void emu_mbarrier_check_init_visible(emu_launch *L, emu_thread *t, emu_mbarrier 
 
 /* ---- parity.c ---- */
 /* Thread t's wait for `parity` on m just succeeded: a wait satisfied by a phase this thread had already
- * waited for is reported (a stale parity) and ends the launch. */
+ * waited for, once the next phase has begun (an arrive, expect_tx or bytes on it) or the thread released anything
+ * since, is reported (a stale parity) and ends the launch; otherwise the second wait is legal. */
 void emu_parity_check(emu_launch *L, emu_thread *t, emu_mbarrier *m, uint32_t parity);
 void emu_parity_free(emu_mbarrier *m);
 /* Before a deadlock report: a blocked wait that skipped a phase its thread should have taken is reported
@@ -93,24 +103,26 @@ void emu_counts_launch_start(emu_launch *L);
 void emu_counts_schedule_done(void);
 void emu_counts_cluster_end(emu_launch *L);
 /* n bytes of CTA owner's shared memory read or written by thread t (own or a peer's). */
-void emu_count_smem(const emu_thread *t, const emu_cta *owner, unsigned n, int write);
-void emu_count_smem_atom(const emu_thread *t, const emu_cta *owner);
+void emu_count_smem(emu_thread *t, const emu_cta *owner, unsigned n, int write);
+void emu_count_smem_atom(emu_thread *t, const emu_cta *owner);
 /* n bytes of global memory at p read or written by thread t (plain or device-API). */
-void emu_count_gmem(const emu_thread *t, const void *p, unsigned n, int write);
-void emu_count_gmem_atom(const emu_thread *t, const void *p);
+void emu_count_gmem(emu_thread *t, const void *p, unsigned n, int write);
+void emu_count_gmem_atom(emu_thread *t, const void *p);
 /* A flag access at p: store or load, strong (acquire/release) or relaxed, scope DSM_FLAG_CLUSTER/GPU/SYS. */
-void emu_count_flag(const emu_thread *t, const void *p, int store, int strong, int scope);
-void emu_count_cluster_arrive(const emu_thread *t, int relaxed);
-void emu_count_fence(const emu_thread *t);
-void emu_count_remote_arrive(const emu_thread *t);
+void emu_count_flag(emu_thread *t, const void *p, int store, int strong, int scope);
+void emu_count_cluster_arrive(emu_thread *t, int relaxed);
+/* A barrier or wait by t (__syncthreads, cluster wait, mbarrier arrive or wait): its run of loads in flight ends. */
+static inline void emu_count_sync(emu_thread *t) { t->ld_run = 0; }
+void emu_count_fence(emu_thread *t);
+void emu_count_remote_arrive(emu_thread *t);
 /* A bulk copy or st.async into a peer: issued by t; landed in dst. */
-void emu_count_async_issue(const emu_thread *t, uint32_t bytes);
+void emu_count_async_issue(emu_thread *t, uint32_t bytes);
 void emu_count_async_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes);
 /* Bulk copies with global memory: global -> shared issued by t (src in global) and landed in dst;
  * shared -> global issued by t (dst in global). */
-void emu_count_bulk_g2s_issue(const emu_thread *t, const void *src, uint32_t bytes);
+void emu_count_bulk_g2s_issue(emu_thread *t, const void *src, uint32_t bytes);
 void emu_count_bulk_g2s_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes);
-void emu_count_bulk_s2g_issue(const emu_thread *t, const void *dst, uint32_t bytes);
+void emu_count_bulk_s2g_issue(emu_thread *t, const void *dst, uint32_t bytes);
 
 
 #endif

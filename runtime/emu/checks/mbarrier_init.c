@@ -9,6 +9,7 @@ void emu_mbarrier_init_record(emu_thread *t, emu_mbarrier *m)
     m->init_tepoch = t->epoch;
     m->init_syncs = t->syncs;
     m->init_gen = t->bar_gen;
+    m->init_arrivals = t->arrivals;
     m->init_fenced = false;
     m->init_pub_phase = 0;
     emu_parity_free(m); /* a new barrier: no thread has waited on it */
@@ -43,16 +44,18 @@ void emu_mbarrier_init_arrive(emu_thread *t, uint32_t phase)
 static bool init_visible(emu_launch *L, const emu_thread *t, const emu_mbarrier *m)
 {
     const emu_cta *c = t->cta;
+    /* fence.mbarrier_init + barrier.cluster.arrive.relaxed in phase P: released to whoever waited on P */
+    if (m->init_pub_phase && t->waits >= m->init_pub_phase)
+        return true;
     if (c->rank == m->cta) {
-        if (t->tid == m->init_tid || t->bar_gen > m->init_gen)
+        /* the same thread, a __syncthreads since, or a release cluster arrive after it that t waited for */
+        if (t->tid == m->init_tid || t->syncs > m->init_syncs ||
+            emu_arrive_released(&c->threads[m->init_tid], m->init_arrivals, t->waits))
             return true;
         /* an mbarrier wait or a flag acquired the initialising thread's release */
         return t->bar_gen == m->init_gen && t->known.e && t->known.cta == (int32_t)c->rank &&
                t->known.gen == t->bar_gen && t->known.e[m->init_tid] >= m->init_tepoch;
     }
-    /* fence.mbarrier_init + barrier.cluster.arrive.relaxed in phase P: released to whoever waited on P */
-    if (m->init_pub_phase && t->waits >= m->init_pub_phase)
-        return true;
     /* any full release of the initialising thread (a .release cluster arrive, a flag) that t's CTA acquired */
     const emu_thread *x = &L->cluster.ctas[m->cta].threads[m->init_tid];
     return c->vc[m->cta] >= m->init_epoch && !(x->epoch == m->init_tepoch && x->syncs == m->init_syncs);

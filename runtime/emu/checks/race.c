@@ -88,17 +88,33 @@ void emu_acquire_from(emu_thread *t, const uint32_t *vc, const emu_tclock *tc)
         tclock_join(&t->known, tc);
 }
 
+bool emu_arrive_released(const emu_thread *x, uint32_t from, uint32_t waits)
+{
+    uint32_t to = waits < x->arrivals ? waits : x->arrivals; /* arrives [from, to) */
+    if (to <= from)
+        return false;
+    uint32_t newest = x->arrivals - to, oldest = x->arrivals - 1 - from; /* bit positions, 0 = the last arrive */
+    if (oldest >= 64)
+        return true; /* beyond the history kept: taken as ordered (a race may be missed, none is invented) */
+    uint64_t bits = (oldest == 63 ? ~0ull : (1ull << (oldest + 1)) - 1) & ~((1ull << newest) - 1);
+    return (x->release_arrives & bits) != 0;
+}
+
 /* Whether access p happens before what thread t does now. */
 static bool ordered(const emu_access *p, const emu_thread *t)
 {
     if (p->cl != emu_cur->cl_seq) /* another cluster of this launch: only gpu-scope release/acquire orders it */
         return emu_gpu_knows(t->cta, p->cl, p->cta, p->epoch);
     if (p->cta == t->cta->rank) {
-        if (p->tid == t->tid || t->bar_gen > p->gen)
+        /* the same thread, or a __syncthreads both passed since */
+        if (p->tid == t->tid || t->syncs > p->syncs)
+            return true;
+        /* a cluster barrier: a release arrive of p's thread after p, in a phase whose wait t completed */
+        const emu_thread *x = &t->cta->threads[p->tid];
+        if (emu_arrive_released(x, p->arrivals, t->waits))
             return true;
         /* an mbarrier wait or a flag acquired this thread's release of p */
-        return p->gen == t->bar_gen && tclock_valid(&t->known, (int32_t)p->cta, t->bar_gen) &&
-               t->known.e[p->tid] >= p->tepoch;
+        return tclock_valid(&t->known, (int32_t)p->cta, t->bar_gen) && t->known.e[p->tid] >= p->tepoch;
     }
     if (t->cta->vc[p->cta] < p->epoch)
         return false;
@@ -427,7 +443,7 @@ bool emu_race_unfenced_write(emu_launch *L, emu_cta *c, size_t off, uint32_t byt
         const emu_access *a = &c->shadow[w].w;
         if (!(a->flags & ACC_VALID) || (a->flags & ACC_ASYNC) || a->cta != c->rank)
             continue;
-        if ((uint8_t)c->threads[a->tid].proxy_fences == a->pfence) {
+        if ((c->threads[a->tid].proxy_fences & 0xFu) == (a->pfence & 0xFu)) {
             *tid = a->tid;
             *site = emu_site_of(a->site);
             *word_off = w * 4;
@@ -459,10 +475,10 @@ bool emu_race_word(emu_launch *L, emu_thread *t, const emu_mem *mem, emu_shadow 
 {
     bool atomic = kind == DSM_EMU_ATOM || kind == DSM_EMU_ATOM_LD;
     bool async = kind == DSM_EMU_ASYNC_ST;
-    emu_access now = {t->cta->vc[t->cta->rank], t->bar_gen, t->epoch, t->syncs, L->cl_seq, emu_site_id(site),
+    emu_access now = {t->cta->vc[t->cta->rank], t->arrivals, t->epoch, t->syncs, L->cl_seq, emu_site_id(site),
                       (uint16_t)t->tid, (uint16_t)t->waits, (uint8_t)t->cta->rank,
                       (uint8_t)(ACC_VALID | (atomic ? ACC_ATOMIC : 0) | (async ? ACC_ASYNC : 0)), 0xF,
-                      (uint8_t)t->proxy_fences};
+                      (uint8_t)((t->proxy_fences & 0xFu) | (t->proxy_fences_global & 0xFu) << 4)};
     if (kind == DSM_EMU_ATOM_LD)
         kind = DSM_EMU_LD;
     if (async)

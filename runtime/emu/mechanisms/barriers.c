@@ -62,6 +62,8 @@ void dsm_emu_syncthreads(const char *file, int line)
     emu_thread *t = emu_me(file, line);
     emu_launch *L = emu_cur;
     emu_cta *c = t->cta;
+    if (emu_counts_on)
+        emu_count_sync(t);
     c->bar_arrived++;
     t->state = EMU_AT_SYNCTHREADS;
     syncthreads_try_complete(L, c);
@@ -89,7 +91,6 @@ static void cluster_phase_complete(emu_launch *L)
                 c->passed_cluster_barrier = true;
                 t->arrived_pending = false;
                 t->waits++;
-                t->bar_gen++;
                 emu_wake(t);
             }
         }
@@ -134,6 +135,7 @@ void dsm_emu_barrier_cluster_arrive(int relaxed, const char *file, int line)
         emu_count_cluster_arrive(t, relaxed);
     t->arrived_pending = true;
     t->arrive_phase = cl->phase;
+    t->release_arrives = t->release_arrives << 1 | (releases ? 1u : 0u);
     t->arrivals++;
     cl->pending--;
     if (cl->pending == 0)
@@ -144,6 +146,8 @@ void dsm_emu_barrier_cluster_wait(const char *file, int line)
 {
     emu_thread *t = emu_me(file, line);
     emu_launch *L = emu_cur;
+    if (emu_counts_on)
+        emu_count_sync(t);
     if (!t->arrived_pending) {
         report_cluster_misuse(L, t, DSM_REPORT_WAIT_WITHOUT_ARRIVE,
                               "barrier.cluster.wait without an arrive before it",
@@ -156,7 +160,6 @@ void dsm_emu_barrier_cluster_wait(const char *file, int line)
         t->cta->passed_cluster_barrier = true;
         t->arrived_pending = false;
         t->waits++;
-        t->bar_gen++;
         /* let the schedule, not the last arrival, decide who runs first after the barrier */
         emu_yield(t);
         return;

@@ -70,7 +70,7 @@ enum {
 };
 typedef struct emu_access {   /* 32 bytes: a shadow word is 64 */
     uint32_t epoch;   /* the accessing CTA's own clock at the access */
-    uint32_t gen;     /* the accessing thread's barrier generation */
+    uint32_t arrivals; /* the accessing thread's cluster arrives so far (its next arrive's index) */
     uint32_t tepoch;  /* the accessing thread's own release epoch */
     uint32_t syncs;   /* the accessing thread's completed __syncthreads */
     uint32_t cl;      /* the accessing CTA's cluster: its place in the launch's order (emu_launch.cl_seq) */
@@ -79,7 +79,7 @@ typedef struct emu_access {   /* 32 bytes: a shadow word is 64 */
     uint16_t waits;   /* the accessing thread's completed cluster waits (modulo 2^16) */
     uint8_t cta, flags;
     uint8_t mask;     /* which bytes of the word */
-    uint8_t pfence;   /* the accessing thread's fence.proxy.async count (modulo 256) */
+    uint8_t pfence;   /* the accessing thread's fence.proxy.async counts, modulo 16: .shared::cta (low 4 bits), .global */
 } emu_access;
 typedef struct emu_shadow {
     emu_access w, r;
@@ -106,7 +106,8 @@ typedef struct emu_thread {
     uint32_t waits;             /* completed barrier.cluster.wait count */
     bool arrived_pending;       /* arrived and not waited yet */
     uint32_t arrive_phase;      /* the cluster phase of the pending arrival */
-    uint32_t bar_gen;           /* CTA-wide synchronisations passed (__syncthreads, cluster waits) */
+    uint64_t release_arrives;   /* bit k: whether its arrive number arrivals-1-k released (not .relaxed alone) */
+    uint32_t bar_gen;           /* __syncthreads generations passed (the validity of the thread clocks below) */
     uint32_t syncs;             /* __syncthreads it completed */
     /* mbarrier waits (mechanisms/mbarrier.c); its last one that succeeded (checks/parity.c reports) */
     uint32_t mbar_idx;          /* the mbarrier it blocks on */
@@ -121,7 +122,8 @@ typedef struct emu_thread {
     const void *last_read;      /* the shadow word of its last checked load: a store to the same word */
                                 /* next makes a read-modify-write */
     uint32_t epoch;             /* its own release epoch: +1 at every release it makes */
-    uint16_t proxy_fences;      /* fence.proxy.async executed (beside what every checked access reads) */
+    uint16_t proxy_fences;      /* fence.proxy.async.shared::cta executed (beside what every checked access reads) */
+    uint16_t proxy_fences_global; /* fence.proxy.async.global executed */
     emu_tclock known;           /* the epochs of CTA mates it acquired */
     /* fences (mechanisms/flags.c, checks/mbarrier_init.c, checks/gpu_order.c) */
     bool fenced;                /* a fence.acq_rel since its last release: a relaxed store or arrive releases */
@@ -138,6 +140,10 @@ typedef struct emu_thread {
     size_t poll_off;
     const uint32_t *poll_ptr;
     uint32_t poll_value;
+    /* its activity in the launch's counted schedule (checks/counters.c): a global or DSMEM access made, a
+     * load of >= 16 bytes made, the run of such loads it is in (no store, barrier or wait since), its longest */
+    bool act_moved, act_wide;
+    uint32_t ld_run, ld_best;
     /* %clock64 (api/registers.c) */
     uint64_t clock;             /* its own fake %clock64: the same in every schedule */
 } emu_thread;
@@ -203,7 +209,7 @@ typedef struct emu_mbarrier {
     emu_site init_site;
     struct emu_wait_seen *seen; /* per thread of the owner: the phase its last wait matched (parity.c) */
     /* the mbarrier.init (mbarrier_init.c): its thread and clocks, and how it was released to the cluster */
-    uint32_t init_tid, init_epoch, init_tepoch, init_syncs, init_gen;
+    uint32_t init_tid, init_epoch, init_tepoch, init_syncs, init_gen, init_arrivals;
     bool init_fenced;           /* the initialising thread executed fence.mbarrier_init after it */
     uint32_t init_pub_phase;    /* 1 + the cluster phase a relaxed arrive of that thread released it in, or 0 */
 } emu_mbarrier;
@@ -221,6 +227,8 @@ typedef struct emu_async_op {
     emu_site site;
     bool done;                  /* landed (and its bytes completed on the mbarrier) */
     bool observed;              /* a wait on its mbarrier saw the phase it landed in complete */
+    int32_t obs_cta;            /* ... the CTA of the first such wait, and that CTA's clock then: the sender may */
+    uint32_t obs_epoch;         /* reuse the source once it acquired that clock (or later) */
     uint32_t phase;             /* the mbarrier phase its bytes counted toward (set when it landed) */
     const unsigned char *gsrc;  /* a copy from global memory (bulk_global.c): its source, or NULL */
     bool multicast;             /* ... issued with .multicast::cluster (one op per CTA of the mask) */
@@ -257,6 +265,7 @@ typedef struct emu_launch {
     fiber sched_ctx;
     emu_thread *running;
     uint64_t rng;
+    uint64_t land_rng;          /* a random schedule's choices of which copy in flight lands when */
     sigjmp_buf abort_jmp;
     volatile int aborting;
     uint64_t switches;
