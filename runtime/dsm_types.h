@@ -35,6 +35,7 @@ typedef enum dsm_error {
     dsmErrorLaunchOutOfResources = 701,
     dsmErrorLaunchTimeout = 702,
     dsmErrorLaunchFailure = 719,
+    dsmErrorCooperativeLaunchTooLarge = 720, /* a cooperative launch whose grid cannot be resident at once */
     dsmErrorNotSupported = 801,
     dsmErrorInvalidClusterSize = 912,
     dsmErrorUnknown = 999,
@@ -44,10 +45,5 @@ typedef enum dsm_error {
     dsmErrorDeadlock = 10002,         /* every live thread is blocked: hardware would hang */
     dsmErrorUninitializedRead = 10003 /* a read of shared memory nobody wrote */
 } dsm_error_t;
-
-/* cudaErrorCooperativeLaunchTooLarge: a cooperative launch (dsm_launch_options.cooperative) whose grid
- * cannot be resident all at once. A constant beside the enum until the emulator's table of error names
- * (dsm_error_name) has its entry; then it joins the enum. */
-#define dsmErrorCooperativeLaunchTooLarge ((dsm_error_t)720)
 
 #endif

@@ -97,13 +97,16 @@ __global__ void mcast_operand(const uint4 *own, const uint4 *opnd, uint32_t *out
             else if (hi > lo)
                 dsm_cp_async_bulk_global_to_shared(slot + own_bytes, chunk, (uint32_t)opnd_bytes, &full[s]);
         }
-    } else if (tid >= 32 && tid < 32 + (int)writers) {
-        /* the forwarders: lane r releases a finished group to issuer r (multicast), or lane 0
-         * to my own issuer */
-        uint32_t r = multicast ? (uint32_t)(tid - 32) : rank;
+    } else if (tid == 32) {
+        /* the forwarder: one thread releases each finished group to every issuer that writes
+         * into it (each CTA's, when multicast; my own otherwise). One waiter per group: a lane
+         * per issuer could be lapped by two phases of `consumed` when an issuer sends nothing
+         * that lane waits for (an empty operand piece), and then wait on a stale parity forever */
         for (int j = 0; (j + groups) * group < nsteps; ++j) {
             dsm_mbarrier_wait_parity(&consumed[j % groups], (uint32_t)(j / groups) & 1u);
-            dsm_mbarrier_arrive_remote(dsm_mapa_shared_cluster(dsm_smem_addr(&empty[j % groups]), r));
+            for (uint32_t w = 0; w < writers; ++w)
+                dsm_mbarrier_arrive_remote(dsm_mapa_shared_cluster(dsm_smem_addr(&empty[j % groups]),
+                                                                   multicast ? w : rank));
         }
     } else if (tid >= 64) {
         int c = tid - 64;

@@ -14,6 +14,7 @@ const char *dsm_error_name(dsm_error_t e)
     case dsmErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
     case dsmErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
     case dsmErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case dsmErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
     case dsmErrorNotSupported: return "cudaErrorNotSupported";
     case dsmErrorInvalidClusterSize: return "cudaErrorInvalidClusterSize";
     case dsmErrorUnknown: return "cudaErrorUnknown";

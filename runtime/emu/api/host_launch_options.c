@@ -1,4 +1,4 @@
-/* launch_options_emu.c: the host API's launch options, streams, events and graphs on the emulator: every launch runs to completion in host order, events read a host clock. */
+/* host_launch_options.c: the emulator side of the host API's launch options, streams, events and captured graphs (launches run in host order; PDL changes nothing; cooperative launches checked against the device model). */
 #include <stdlib.h>
 #include <time.h>
 
