@@ -4,7 +4,7 @@
 #include <string.h>
 #include "occupancy.h"
 #include "dsm_host.h"
-#include "model/device_model.h"
+#include "support/models.h"
 #include "support/test_support.h"
 
 #define KB ((size_t)1024)
@@ -115,8 +115,8 @@ static void test_occupancy_matches_every_shape_measured_on_the_h200(void **state
 static void test_occupancy_agrees_with_every_device_model_on_random_shapes(void **state)
 {
     (void)state;
-    for (int mi = 0; mi < dsm_model_count(); mi++) {
-        const dsm_device_model *m = dsm_model_at(mi);
+    for (int mi = 0; mi < test_model_count(); mi++) {
+        const dsm_device_model *m = test_model_at(mi);
         gpu_desc gpu = desc_of(m);
         for (int i = 0; i < 400; i++) {
             kernel_shape k;
