@@ -19,7 +19,7 @@ endif
 WARN       := -Wall -Wextra
 EMU_CFLAGS := -std=c11 -g -O1 $(WARN) -D_GNU_SOURCE -Iruntime -Itests
 # Kernel units: every plain load and store calls the emulator (ThreadSanitizer's instrumentation,
-# its runtime not linked: runtime/emu/plain_access.c defines the entry points).
+# its runtime not linked: runtime/emu/api/plain_access.c defines the entry points).
 EMU_KERNEL_CFLAGS := -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1
 EMU_LIB    := build/libdsm_emu.a
 EMU_LDLIBS := $(EMU_LIB) -lcmocka -lm
@@ -28,14 +28,16 @@ CUDA_HOST_CFLAGS := -std=c11 -g -O2 $(WARN) -D_GNU_SOURCE -DDSM_BACKEND_CUDA -Ir
 CUDA_LIB    := build/libdsm_cuda.a
 CUDA_LDLIBS := $(CUDA_LIB) -lcmocka -lm
 
-RUNTIME_HEADERS := $(wildcard runtime/*.h runtime/emu/*.h runtime/hopper/*.h runtime/model/*.h)
-EMU_SRCS   := $(wildcard runtime/emu/*.c) $(wildcard runtime/model/*.c)
-EMU_ASM    := $(wildcard runtime/emu/*.S)
+# The emulator, one folder per layer (runtime/README.md): each calls only itself and the folders before it here.
+EMU_LAYERS := base state diagnostics checks engine mechanisms api
+RUNTIME_HEADERS := $(wildcard runtime/*.h runtime/emu/*.h $(EMU_LAYERS:%=runtime/emu/%/*.h) runtime/hopper/*.h runtime/model/*.h)
+EMU_SRCS   := $(wildcard $(EMU_LAYERS:%=runtime/emu/%/*.c)) $(wildcard runtime/model/*.c)
+EMU_ASM    := $(wildcard $(EMU_LAYERS:%=runtime/emu/%/*.S))
 EMU_OBJS   := $(patsubst runtime/%.c,build/runtime/%.o,$(EMU_SRCS)) $(patsubst runtime/%.S,build/runtime/%.o,$(EMU_ASM))
 CUDA_SRCS  := $(wildcard runtime/hopper/*.c) $(wildcard runtime/model/*.c)
 CUDA_OBJS  := $(patsubst runtime/%.c,build/runtime-cuda/%.o,$(CUDA_SRCS))
 
-.PHONY: runtime runtime-cuda
+.PHONY: runtime runtime-cuda test-layers
 
 runtime: $(EMU_LIB)
 
@@ -50,6 +52,10 @@ build/runtime/%.o: runtime/%.c $(RUNTIME_HEADERS)
 build/runtime/%.o: runtime/%.S
 	@mkdir -p $(@D)
 	$(CC) -c $< -o $@
+
+# No cycle among the emulator's object files (from their defined and undefined symbols: tools/check_cycles.sh).
+test-layers: $(EMU_OBJS)
+	@tools/check_cycles.sh $(EMU_OBJS)
 
 runtime-cuda: $(CUDA_LIB)
 

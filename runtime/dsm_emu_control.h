@@ -53,6 +53,11 @@ const dsm_report *dsm_emu_last_report(void);
 /* A short stable name for a kind, e.g. "lifetime" (used by tests and the grader). */
 const char *dsm_report_kind_name(dsm_report_kind kind);
 
+/* Before every report it prints (the text that starts "dsm-emu: "), the emulator prints on the same stream a
+ * line of its own: this prefix, then dsm_report_kind_name(kind), e.g. "dsm-emu-report: kind=deadlock". The
+ * grader reads the kind from that line, never from the report's words; tools/capture_diagnostics.sh drops it. */
+#define DSM_REPORT_KIND_LINE_PREFIX "dsm-emu-report: kind="
+
 /* Which schedules each launch runs under, comma separated: "asc", "desc",
  * "random:SEED", "interleave" (switch threads at every remote access).
  * Default: "asc,desc,random:1,interleave", or the DSM_EMU_SCHEDULES variable.
