@@ -229,7 +229,7 @@ static void test_xchg_vec_dsmem_every_thread_loads_its_share(void **state)
     (void)state;
     if (!test_on_emulator())
         skip();
-    int threads = 64 * (1 + (int)test_random_below(4)), n = 2;
+    int threads = 64 * (1 + (int)test_random_below(2)), n = 2; /* 2 * tile_bytes stays below 48 KB */
     int tile_bytes = 16 * n * threads * (2 + (int)test_random_below(3));
     memset(probe_loads, 0, sizeof probe_loads);
     assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
