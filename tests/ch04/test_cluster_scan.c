@@ -270,6 +270,16 @@ static void test_cluster_scan_shares_above_48_kb_per_cta(void **state)
     run_scan(seg_len, 1, &p, 0);
 }
 
+/* One cluster scans 257 segments one after the other: more than a table indexed by the segment
+ * (a total per segment, an mbarrier per segment) of any size a kernel might fix holds. */
+static void test_cluster_scan_one_cluster_scans_hundreds_of_segments(void **state)
+{
+    (void)state;
+    uint32_t seg_len = 2 + test_random_below(6);
+    scan_plan p = plan_of(seg_len, 2, 1);
+    run_scan(seg_len, 257, &p, 0);
+}
+
 /* The plan, launched: whatever the GPU, the smallest cluster that holds the segment, in as many clusters as fit. */
 static void test_cluster_scan_planned_launch_matches_the_cpu(void **state)
 {
@@ -348,6 +358,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cluster_scan_matches_the_cpu_in_clusters_of_9_to_16),
     cmocka_unit_test(test_cluster_scan_short_segments_leave_ranks_empty),
     cmocka_unit_test(test_cluster_scan_shares_above_48_kb_per_cta),
+    cmocka_unit_test(test_cluster_scan_one_cluster_scans_hundreds_of_segments),
     cmocka_unit_test(test_cluster_scan_planned_launch_matches_the_cpu),
     cmocka_unit_test(test_cluster_scan_launch_waits_for_the_kernel_and_returns_its_error),
     cmocka_unit_test(test_cluster_scan_reads_and_writes_each_element_once_from_its_own_cta),
