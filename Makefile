@@ -24,20 +24,21 @@ CMOCKA_LIB ?= $(if $(CMOCKA_PREFIX),-L$(CMOCKA_LIBDIR) -Xlinker -rpath -Xlinker 
 include mk/runtime.mk
 -include mk/course.mk
 -include mk/gpu.mk
-# The grader's own make runs (GRADE_LIST set: one per grading, one per mutant) need only the course's
+# The grader's own make runs (GRADE_BUILD set: one per grading, one per mutant) need only the course's
 # rules: the book's and the benchmark's would cost most of their start-up.
-ifndef GRADE_LIST
+ifndef GRADE_BUILD
 -include mk/book.mk
 -include mk/bench.mk
 endif
 
 # ---- make test: everything CI checks (.ci/run calls it) ----
-# Each step is a target (runtime-test: mk/runtime.mk, book-test: mk/book.mk, the others: mk/course.mk);
-# a step passed when its status file exists afterwards, and was skipped when it left <step>.skipped.
+# Every target named test-<what> in a makefile read here is a step (defined once, where its rules
+# are: mk/runtime.mk, mk/course.mk, mk/book.mk, mk/bench.mk); a step passed when its status file
+# exists afterwards, and was skipped when it left <step>.skipped. make list-tests lists them.
 TEST_STATUS := build/test/status
-TEST_STEPS  := test-layers runtime-test runtime-ubsan check-solutions check-skeletons mutants skeletons-check diagnostics-check grader-test nvcc-check book-test bench-dry bench-dry-exercises
+TEST_STEPS   = $(sort $(shell sed -n 's/^\(test-[A-Za-z0-9_-]*\)[[:space:]]*:\([^=].*\)\{0,1\}$$/\1/p' $(MAKEFILE_LIST)))
 
-.PHONY: help clean test
+.PHONY: help clean test list-tests
 help:
 	@{ printf '%s\n' \
 	  "make grade  grade your exercises/ on the emulator (CH=3 or EX=ch03.fix_trap: only those; GPU=1: on a Hopper GPU)" \
@@ -46,29 +47,31 @@ help:
 	  "make watch  grade the exercise you edit each time you save it (EX=id: that one, graded first; Ctrl-C stops)" \
 	  "make progress  what passes so far, per chapter, and the next exercise to do" \
 	  "make check  grade solutions/: must be full marks" \
-	  "make test  everything CI checks: runtime tests, solutions pass, skeletons and mutants fail, nvcc, the book" \
-	  "make mutants  the mutation suite: every tests/mutants/<id>/*.patch must lose its points (ok-*: keep them); EX=id" \
+	  "make test  every test-* step below: what CI checks (make list-tests lists them)" \
 	  "make deps  install the missing Debian packages (tools/deps.sh)" \
 	  "make runtime  build the emulator library (build/libdsm_emu.a)" \
-	  "make runtime-test  run the emulator's own tests (bug/fix kernel pairs)" \
-	  "make runtime-ubsan  the same tests with the emulator built under UndefinedBehaviorSanitizer" \
 	  "make runtime-bench  time the emulator: 2 CTAs x 256 threads through 1000 cluster barriers" \
 	  "make runtime-gpu-test  the runtime's tests through the Hopper backend, memcheck, racecheck (GPU)" \
 	  "make skeletons  regenerate exercises/ from solutions/ (authors; changed files saved under .backup/)" \
-	  "make skeletons-check  fail if the committed exercises/ differ from the skeletons of solutions/" \
-	  "make chapters-check  fail if a chapter includes solution code (part of skeletons-check)" \
-	  "make check-skeletons  grade fresh skeletons of solutions/: each must compile and fail" \
-	  "make nvcc-check  compile every kernel with nvcc for sm_90a (skipped without nvcc)" \
-	  "make grader-test  test the grader on its fixture course (tests/grader/)" \
-	  "make diagnostics-check  the emulator reports shown in the chapters are what it prints now" \
+	  "make chapters-check  fail if a chapter includes solution code (part of test-skeletons-sync)" \
 	  "make gpu-test  solutions' tests, memcheck and racecheck on a Hopper GPU (waived without one)" \
 	  "make bench  the DSMEM-vs-global benchmark on a GPU of compute capability >= 9.0 (QUICK=1, NCU=1, SRC=exercises, FAMILY=name); without one: the dry run" \
-	  "make bench-dry  the benchmark's dry run on the emulator: every family with tiny sizes, every kernel checked" \
-	  "make bench-dry-exercises  the dry run on fresh skeletons: must fail, and carry no number of an unfinished kernel" \
+	  "make test-layers  no cycle among the emulator's object files (tools/check_cycles.sh)" \
+	  "make test-runtime  the emulator's own tests (bug/fix kernel pairs)" \
+	  "make test-runtime-ubsan  the same tests with the emulator built under UndefinedBehaviorSanitizer" \
+	  "make test-solutions  grade solutions/: each must pass (make check without the package install)" \
+	  "make test-skeletons-fail  grade fresh skeletons of solutions/: each must compile and fail" \
+	  "make test-skeletons-sync  fail if the committed exercises/ differ from the skeletons of solutions/, or a chapter shows solution code" \
+	  "make test-mutants  the mutation suite: every tests/mutants/<id>/*.patch must lose its points (ok-*: keep them); EX=id (also: make mutants)" \
+	  "make test-diagnostics  the emulator reports shown in the chapters are what it prints now" \
+	  "make test-grader  test the grader on its fixture course (tests/grader/)" \
+	  "make test-nvcc  compile every kernel with nvcc for sm_90a (skipped without nvcc)" \
+	  "make test-bench-dry  the benchmark's dry run on the emulator: every family with tiny sizes, every kernel checked (also: make bench-dry)" \
+	  "make test-bench-dry-exercises  the dry run on fresh skeletons: must fail, and carry no number of an unfinished kernel" \
 	  "make bench-commit RUN=dir  make a run folder the committed H200 reference (bench/results/bench-h200/)" \
 	  "make bench-compare A=dir B=dir  do two runs agree within 3 % on every headline number?" \
 	  $(HELP_BOOK) \
-	  "make clean  remove build/"; } | awk -F '  +' '{ printf "%-22s %s\n", $$1, $$2 }'
+	  "make clean  remove build/"; } | awk -F '  +' '{ printf "%-30s %s\n", $$1, $$2 }'
 
 clean:
 	rm -rf build
@@ -89,7 +92,5 @@ test:
 $(TEST_STATUS)/%: %
 	@mkdir -p $(@D) && touch $@
 
-# The grader's list of test binaries to build (tools/grade writes it; rules in mk/course.mk, mk/gpu.mk).
-ifdef GRADE_LIST
-include $(GRADE_LIST)
-endif
+list-tests:
+	@printf '%s\n' $(TEST_STEPS)

@@ -53,7 +53,7 @@
  * an occupancy query that must succeed) records a failure for that kernel: a
  * row that was not measured is never "ok". `bench_driver --audit RUN` checks a
  * run folder against these rules; `make test` runs the dry run on fresh
- * skeletons and audits it (make bench-dry-exercises).
+ * skeletons and audits it (make test-bench-dry-exercises).
  *
  * Kernels come from the solutions (or SRC=exercises): the build links the
  * files the families name from the chosen tree, so a family only declares

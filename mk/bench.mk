@@ -72,9 +72,9 @@ bench-force:
 
 # The table of kernels (name, file, exercise) of the chosen tree, for the driver's list of failed kernels.
 BENCH_KTABLE := build/bench/obj/kernels_table-$(BENCH_SRC_NAME).c
-$(BENCH_KTABLE): bench-force
+$(BENCH_KTABLE): bench-force $(GRADER)
 	@mkdir -p $(@D)
-	@sh bench/driver/kernel_table.sh $(BENCH_SRC) $@ $(BENCH_KERNEL_FILES) $(BENCH_OWN_KERNEL_FILES)
+	@GRADER=$(GRADER) sh bench/driver/kernel_table.sh $(BENCH_SRC) $@ $(BENCH_KERNEL_FILES) $(BENCH_OWN_KERNEL_FILES)
 
 $(BENCH_EMU_DIR)/kernels_table.o: $(BENCH_KTABLE) $(BENCH_HEADERS)
 	@mkdir -p $(@D)
@@ -142,33 +142,25 @@ $(BENCH_GPU_BIN): $(call bench_objs,gpu) $(CUDA_LIB)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_ARCH) $^ $(BENCH_GPU_LDLIBS) -o $@
 
-# Why this machine cannot measure; empty when it can (nvcc, a driver, compute capability >= 9.0).
-bench_why = $(shell \
-  if ! command -v $(NVCC) > /dev/null 2>&1; then echo "no nvcc at $(NVCC)"; \
-  elif ! nvidia-smi -L > /dev/null 2>&1; then echo "nvidia-smi -L failed: no GPU or no driver"; \
-  else cc=$$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null | head -n 1); \
-    case "$$cc" in ([0-8].*) echo "the GPU has compute capability $$cc; thread block clusters need 9.0 or later";; esac; \
-  fi)
-
-.PHONY: bench bench-dry bench-gpu-run bench-build-emu bench-build-gpu bench-commit bench-compare bench-list
+.PHONY: bench bench-dry test-bench-dry bench-gpu-run bench-build-emu bench-build-gpu bench-commit bench-compare bench-list
 
 bench-build-emu: $(BENCH_EMU_BIN)
 bench-build-gpu: $(BENCH_GPU_BIN)
 
-# On a GPU of compute capability >= 9.0: measure. Otherwise say why and do the dry run.
+# On a GPU of compute capability >= 9.0: measure. Otherwise say why (gpu_why, mk/gpu.mk) and do the dry run.
 bench:
-	@why='$(bench_why)'; \
+	@why='$(gpu_why)'; \
 	if [ -n "$$why" ]; then \
 	  echo "bench: cannot measure on this machine: $$why."; \
 	  echo "bench: running the dry run on the emulator instead: every family with tiny sizes, every kernel checked, nothing measured."; \
 	  $(MAKE) --no-print-directory -j$(JOBS) bench-build-emu > /dev/null || exit 1; \
-	  exec $(MAKE) --no-print-directory bench-dry; \
+	  exec $(MAKE) --no-print-directory test-bench-dry; \
 	fi; \
 	$(MAKE) --no-print-directory -j$(JOBS) bench-build-gpu || exit 1; \
 	$(MAKE) --no-print-directory bench-gpu-run; rc=$$?; \
 	if [ -f $(BENCH_OUT)/.no-device ]; then \
 	  echo "bench: $$(cat $(BENCH_OUT)/.no-device)"; rm -f $(BENCH_OUT)/.no-device; \
-	  echo "bench: running the dry run on the emulator instead."; exec $(MAKE) --no-print-directory bench-dry; \
+	  echo "bench: running the dry run on the emulator instead."; exec $(MAKE) --no-print-directory test-bench-dry; \
 	fi; exit $$rc
 
 # NCU=1: Nsight Compute over the seed's tile exchange first (its own short run), then the run itself.
@@ -181,8 +173,9 @@ bench-gpu-run: $(BENCH_GPU_BIN)
 	$(if $(filter 1 yes,$(NCU)),cp $(BENCH_OUT)/ncu-work/ncu.log $(BENCH_OUT)/latest/ 2> /dev/null;) \
 	bash bench/driver/plots.sh $(BENCH_OUT)/latest; exit $$rc
 
-# The dry run: the emulator build, every family with tiny sizes (make test runs this).
-bench-dry: bench-driver-test $(BENCH_EMU_BIN)
+# The dry run: the emulator build, every family with tiny sizes (make test runs this; make bench-dry: the same).
+bench-dry: test-bench-dry
+test-bench-dry: bench-driver-test $(BENCH_EMU_BIN)
 	@$(BENCH_EMU_BIN) --out-root $(BENCH_DRY_OUT) $(BENCH_ARGS) && bash bench/driver/plots.sh $(BENCH_DRY_OUT)/latest
 
 # make test's guard against numbers from unfinished kernels: the dry run on fresh skeletons of solutions/
@@ -191,14 +184,14 @@ bench-dry: bench-driver-test $(BENCH_EMU_BIN)
 # chosen when the makefile is read.
 BENCH_SKEL_OUT := $(BENCH_OUT)/dry-skeletons
 BENCH_SKEL_EXPECT := xchg_seed_dsmem,xchg_seed_gmem,xchg_vec_dsmem,xchg_vec_gmem,ring_push,big_histogram,bulk_stream,mcast_stream,mcast_operand,gemv_rowpar_t1,gemv_splitk_atomic_t1,gemv_cluster_t1,rs_probe
-.PHONY: bench-dry-exercises
-bench-dry-exercises: $(SKELETON_STAMP) $(EMU_LIB) $(BENCH_EMU_BIN)
+.PHONY: test-bench-dry-exercises
+test-bench-dry-exercises: $(SKELETON_STAMP) $(EMU_LIB) $(BENCH_EMU_BIN)
 	@$(MAKE) --no-print-directory bench-build-emu SRC=$(SKELETON_DIR) > $(BENCH_OUT)/dry-skeletons-build.log 2>&1 || \
 	  { tail -n 20 $(BENCH_OUT)/dry-skeletons-build.log; exit 1; }
 	@rm -rf $(BENCH_SKEL_OUT) && mkdir -p $(BENCH_SKEL_OUT)
 	@build/bench/bin/bench-emu-$(subst /,_,$(SKELETON_DIR)) --out $(BENCH_SKEL_OUT)/run --src $(SKELETON_DIR) \
 	  > $(BENCH_SKEL_OUT)/run.log 2>&1; rc=$$?; \
-	if [ $$rc -ne 1 ]; then echo "bench-dry-exercises: the dry run on skeletons exited $$rc, not 1 (failed checks)"; \
+	if [ $$rc -ne 1 ]; then echo "test-bench-dry-exercises: the dry run on skeletons exited $$rc, not 1 (failed checks)"; \
 	  tail -n 30 $(BENCH_SKEL_OUT)/run.log; exit 1; fi
 	@$(BENCH_EMU_BIN) --audit $(BENCH_SKEL_OUT)/run --expect-failed $(BENCH_SKEL_EXPECT) || \
 	  { tail -n 30 $(BENCH_SKEL_OUT)/run.log; exit 1; }

@@ -66,9 +66,9 @@ BOOK_SOURCE_URL ?=
 HELP_BOOK := "make book           the book: build/book/site/index.html (one page per chapter) and build/book.pdf" \
              "make site           the site alone, fast, for writing (also: make book-html)" \
              "make book-check     check the book's includes, figures, links and exercise statements" \
-             "make book-test      build the book, test its filter, check the site, the PDF and each page in Chromium"
+             "make test-book      build the book, test its filter, check the site, the PDF and each page in Chromium"
 
-.PHONY: book site book-html book-check book-test book-deps book-test-deps book-plots book-parts-list
+.PHONY: book site book-html book-check test-book book-deps book-test-deps book-plots book-parts-list
 
 # The PDF is copied into the site as well, which links to it.
 book: build/book/site/index.html build/book.pdf
@@ -82,7 +82,7 @@ book-check: $(BOOK_PARTS) build/book/parts.list
 	$(PANDOC) -f json $(BOOK_PARTS) -t json --lua-filter tools/book/assemble.lua \
 	  $(BOOK_META) -M book-strict=true -o /dev/null
 
-book-test: book-check book build/book.html | book-test-deps
+test-book: book-check book build/book.html | book-test-deps
 	bash tests/book/run.sh
 	$(PYTHON) tools/book/check_html.py build/book.html build/book/site --columns $(BOOK_CODE_COLUMNS)
 	$(PYTHON) tools/book/check_pdf.py build/book.pdf build/book.html

@@ -1,9 +1,8 @@
 # mk/course.mk: grading (grade, check, hint, reset), skeletons, and the course checks that make test runs.
 #
-# tools/grade (the grader, C) reads course/*.ini, writes a build list for the
-# exercises it grades and runs `make GRADE_LIST=<list> grade-build`: the list
-# instantiates grade_exercise_emu (here) or grade_exercise_gpu (mk/gpu.mk)
-# once per exercise, so make builds all test binaries in parallel, each
+# tools/grade (the grader, C) reads course/*.ini and runs make once with the
+# test binaries of the exercises it grades as goals (GRADE_BUILD below); the
+# static pattern rules at the end of this file build them in parallel, each
 # exercise's compiler output in its own log. The grader then runs each binary
 # in its own process with a time limit and prints the score.
 
@@ -22,8 +21,8 @@ GRADE_SELECT = $(if $(CH),--chapter $(CH)) $(if $(EX),--exercise $(EX))
 # Where a run over sources $1 keeps its logs and results.json: build/grade for exercises/.
 grade_out    = build/grade$(if $(filter exercises,$1),,/$(notdir $1))
 
-.PHONY: grade grade-emu check check-solutions check-skeletons hint reset deps \
-        skeletons skeletons-check nvcc-check grader-test grade-build diagnostics-check
+.PHONY: grade grade-emu check test-solutions test-skeletons-fail hint reset deps \
+        skeletons test-skeletons-sync test-nvcc test-grader test-diagnostics
 .PHONY: watch progress chapters-check
 
 grade: grade-$(if $(filter 1 yes,$(GPU)),gpu,emu)
@@ -58,9 +57,10 @@ reset: $(GRADER)
 deps:
 	@bash tools/deps.sh all
 
-$(GRADER): $(GRADER_SRCS) $(wildcard tools/grade/*.h)
+# The grader links the emulator library for the names of its report kinds (dsm_report_kind_name).
+$(GRADER): $(GRADER_SRCS) $(wildcard tools/grade/*.h) $(RUNTIME_HEADERS) $(EMU_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(GRADER_CFLAGS) $(GRADER_SRCS) -o $@
+	$(CC) $(GRADER_CFLAGS) -Iruntime $(GRADER_SRCS) $(EMU_LIB) -lm -o $@
 
 # ---- skeletons ----
 skeletons:
@@ -71,27 +71,27 @@ $(SKELETON_STAMP): $(SOLUTION_FILES) tools/skeleton/skeleton.awk tools/skeleton/
 	@sh tools/skeleton/generate.sh solutions $(SKELETON_DIR) > /dev/null
 	@touch $@
 
-skeletons-check: $(SKELETON_STAMP)
+test-skeletons-sync: $(SKELETON_STAMP)
 	@sh tools/skeleton/check.sh $(SKELETON_DIR) exercises
 	@sh tools/skeleton/chapters_check.sh chapters
 
-# No chapter includes a region of solutions/ that lies inside a solution block (part of skeletons-check).
+# No chapter includes a region of solutions/ that lies inside a solution block (part of test-skeletons-sync).
 chapters-check:
 	@sh tools/skeleton/chapters_check.sh chapters
 
-# ---- the course checks of make test (no dependency installs: make test did them) ----
-check-solutions: runtime $(GRADER)
+# ---- the course's steps of make test (no dependency installs: make test did them) ----
+test-solutions: runtime $(GRADER)
 	@$(GRADE_RUN) --src solutions --out build/test/solutions --expect pass
 
-check-skeletons: runtime $(GRADER) $(SKELETON_STAMP)
+test-skeletons-fail: runtime $(GRADER) $(SKELETON_STAMP)
 	@$(GRADE_RUN) --src $(SKELETON_DIR) --build build/emu/skeletons --out build/test/skeletons --expect fail
 
 # The emulator reports the chapters show are what the emulator prints now (tools/capture_diagnostics.sh).
-diagnostics-check: runtime
-	@bash tools/capture_diagnostics.sh --check > build/diagnostics-check.log 2>&1 || { cat build/diagnostics-check.log; exit 1; }
-	@tail -n 1 build/diagnostics-check.log
+test-diagnostics: runtime
+	@bash tools/capture_diagnostics.sh --check > build/test-diagnostics.log 2>&1 || { cat build/test-diagnostics.log; exit 1; }
+	@tail -n 1 build/test-diagnostics.log
 
-grader-test: $(GRADER)
+test-grader: $(GRADER) runtime
 	@bash tests/grader/run.sh $(GRADER)
 
 # Every kernel compiles with nvcc for sm_90a: solutions, fresh skeletons (what exercises/ holds
@@ -100,12 +100,12 @@ NVCC_SOURCES   := $(filter %.cu,$(SOLUTION_FILES)) $(shell find bench examples t
 NVCC_SKELETONS := $(patsubst solutions/%,$(SKELETON_DIR)/%,$(filter solutions/%.cu,$(SOLUTION_FILES)))
 NVCC_OBJS      := $(patsubst %.cu,build/nvcc/%.o,$(NVCC_SOURCES) $(NVCC_SKELETONS))
 
-nvcc-check:
+test-nvcc:
 	@if command -v $(NVCC) > /dev/null 2>&1; then \
-	  $(MAKE) --no-print-directory nvcc-objects && echo "nvcc-check: OK: $(words $(NVCC_OBJS)) kernels compile for sm_90a"; \
+	  $(MAKE) --no-print-directory nvcc-objects && echo "test-nvcc: OK: $(words $(NVCC_OBJS)) kernels compile for sm_90a"; \
 	else \
-	  echo "nvcc-check: SKIPPED: no nvcc ($(NVCC)): the kernels were not compiled for sm_90a"; \
-	  mkdir -p $(TEST_STATUS) && touch $(TEST_STATUS)/nvcc-check.skipped; \
+	  echo "test-nvcc: SKIPPED: no nvcc ($(NVCC)): the kernels were not compiled for sm_90a"; \
+	  mkdir -p $(TEST_STATUS) && touch $(TEST_STATUS)/test-nvcc.skipped; \
 	fi
 
 .PHONY: nvcc-objects
@@ -117,44 +117,79 @@ build/nvcc/%.o: %.cu $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
 	$(NVCC) $(NVCC_FLAGS) -c $< -o $@
 
-# ---- the rules the grader's build list instantiates (emulator backend) ----
-# The test binary of one exercise: $1 source, $2 test, $3 DSM_UNIT, $4 object directory,
-# $5 binary, $6 build log. Kernels (.cu) are compiled as C against the emulator; host-only
-# exercises (.c) as plain C. The test sees the exercise's directory (its headers). A test may
-# come with tests/chNN/test_<name>_probe.h, force-included into the kernel here (emulator only),
-# e.g. to count its cluster barriers (tests/ch01/barrier_probe.h).
+# ---- the test binaries the grader asks for (make GRADE_BUILD=... <binary>...) ----
+# The grader runs make with GRADE_BACKEND (emu or gpu), GRADE_SRC (the sources graded),
+# GRADE_BUILD (where the binaries go), GRADE_OUT (its logs), GRADE_TESTS (the tests' root, tests)
+# and, as goals, the binary of each exercise chNN.<name>: $(GRADE_BUILD)/chNN/<name>/test_<name>.
+# Everything else follows from that path (course/*.ini's names, checked by the grader): the source
+# $(GRADE_SRC)/chNN/<name>.cu or .c (a header exercise chNN/<name>.h builds through its .cu), the
+# test $(GRADE_TESTS)/chNN/test_<name>.c, DSM_UNIT chNN_<name>, the objects beside the binary and
+# the compiler's output in $(GRADE_OUT)/logs/chNN.<name>.build.log. Kernels (.cu) are compiled as C
+# against the emulator, host-only exercises (.c) as plain C; the test sees the exercise's directory
+# (its headers). A test may come with $(GRADE_TESTS)/chNN/test_<name>_probe.h, force-included into
+# the kernel (emulator only), e.g. to count its cluster barriers (tests/ch01/barrier_probe.h).
+ifdef GRADE_BUILD
+GRADE_SRC      ?= exercises
+GRADE_OUT      ?= build/grade
+GRADE_TESTS    ?= tests
+GRADE_BACKEND  ?= emu
+GRADE_SUPPORT  := $(GRADE_BUILD)/_support/test_support.o
+GRADE_BINARIES := $(filter-out $(GRADE_SUPPORT),$(filter $(GRADE_BUILD)/%,$(MAKECMDGOALS)))
+
+# Of a binary's stem chNN/<name>/test_<name> ($1): the exercise's path stem chNN/<name>, its id,
+# DSM_UNIT, source, test, probe header and build log.
+grade_stem   = $(patsubst %/,%,$(dir $1))
+grade_id     = $(subst /,.,$(call grade_stem,$1))
+grade_unit   = $(subst /,_,$(call grade_stem,$1))
+grade_source = $(firstword $(wildcard $(GRADE_SRC)/$(call grade_stem,$1).c) $(GRADE_SRC)/$(call grade_stem,$1).cu)
+grade_test   = $(GRADE_TESTS)/$(dir $(call grade_stem,$1))test_$(notdir $(call grade_stem,$1)).c
+grade_probe  = $(wildcard $(patsubst %.c,%_probe.h,$(call grade_test,$1)))
+grade_log    = $(GRADE_OUT)/logs/$(call grade_id,$1).build.log
+
 GRADE_HOST_LDLIBS ?= $(EMU_LDLIBS)
 grade_emu_libs = $(if $(filter %.cu,$1),$(EMU_LDLIBS),$(GRADE_HOST_LDLIBS))
 
-define grade_exercise_emu
-$5: $1 $2 $(GRADE_SUPPORT) $(filter %.a,$(call grade_emu_libs,$1))
-	@rm -f $$@ && mkdir -p $4 $(dir $6)
+.SECONDEXPANSION:
+ifeq ($(GRADE_BACKEND),gpu)
+# GPU backend: kernels built by nvcc (mk/gpu.mk's flags), host-only exercises by cc; linked by nvcc.
+$(GRADE_BINARIES): $(GRADE_BUILD)/%: $$(call grade_source,$$*) $$(call grade_test,$$*) $(GRADE_SUPPORT) $(CUDA_LIB) $(RUNTIME_HEADERS)
+	@rm -f $@ && mkdir -p $(@D) $(GRADE_OUT)/logs
 	@( set -x; \
-	  $(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -I$(dir $1) $(if $(filter %.cu,$1),-x c $(EMU_KERNEL_CFLAGS)) -DDSM_UNIT=$3 \
-	    $(if $(wildcard $(2:.c=_probe.h)),-include $(2:.c=_probe.h)) \
-	    -MMD -MP -MT $$@ -MF $4/kernel.d -c $1 -o $4/kernel.o && \
-	  $(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -I$(dir $1) -MMD -MP -MT $$@ -MF $4/test.d -c $2 -o $4/test.o && \
-	  $(CC) $(EMU_CFLAGS) $4/test.o $4/kernel.o $(GRADE_SUPPORT) $(CMOCKA_LIB) $(call grade_emu_libs,$1) -o $$@ \
-	) > $6 2>&1
--include $(wildcard $4/*.d)
-endef
+	  $(if $(filter %.cu,$<),$(NVCC) $(NVCC_FLAGS),$(CC) $(CUDA_HOST_CFLAGS)) -I$(dir $<) -DDSM_UNIT=$(call grade_unit,$*) \
+	    -c $< -o $(@D)/kernel.o && \
+	  $(CC) $(CUDA_HOST_CFLAGS) $(CMOCKA_INC) -I$(dir $<) -MMD -MP -MT $@ -MF $(@D)/test.d -c $(word 2,$^) -o $(@D)/test.o && \
+	  $(NVCC) $(NVCC_ARCH) $(@D)/test.o $(@D)/kernel.o $(GRADE_SUPPORT) $(CMOCKA_LIB) $(CUDA_LDLIBS) -o $@ \
+	) > $(call grade_log,$*) 2>&1
 
-# tests/support/test_support.c for one build directory's binaries: $1 the object.
-define grade_support_emu
-$1: tests/support/test_support.c tests/support/test_support.h
-	@mkdir -p $$(@D)
-	$(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -c $$< -o $$@
-endef
+$(GRADE_SUPPORT): tests/support/test_support.c tests/support/test_support.h
+	@mkdir -p $(@D)
+	$(CC) $(CUDA_HOST_CFLAGS) $(CMOCKA_INC) -c $< -o $@
+else
+# Emulator backend.
+$(GRADE_BINARIES): $(GRADE_BUILD)/%: $$(call grade_source,$$*) $$(call grade_test,$$*) $(GRADE_SUPPORT) \
+                   $$(filter %.a,$$(call grade_emu_libs,$$(call grade_source,$$*)))
+	@rm -f $@ && mkdir -p $(@D) $(GRADE_OUT)/logs
+	@( set -x; \
+	  $(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -I$(dir $<) $(if $(filter %.cu,$<),-x c $(EMU_KERNEL_CFLAGS)) \
+	    -DDSM_UNIT=$(call grade_unit,$*) $(if $(call grade_probe,$*),-include $(call grade_probe,$*)) \
+	    -MMD -MP -MT $@ -MF $(@D)/kernel.d -c $< -o $(@D)/kernel.o && \
+	  $(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -I$(dir $<) -MMD -MP -MT $@ -MF $(@D)/test.d -c $(word 2,$^) -o $(@D)/test.o && \
+	  $(CC) $(EMU_CFLAGS) $(@D)/test.o $(@D)/kernel.o $(GRADE_SUPPORT) $(CMOCKA_LIB) $(call grade_emu_libs,$<) -o $@ \
+	) > $(call grade_log,$*) 2>&1
+
+$(GRADE_SUPPORT): tests/support/test_support.c tests/support/test_support.h
+	@mkdir -p $(@D)
+	$(CC) $(EMU_CFLAGS) $(CMOCKA_INC) -c $< -o $@
+endif
+-include $(wildcard $(addsuffix *.d,$(dir $(GRADE_BINARIES))))
+endif
 
 # ---- the mutation suite (tools/mutants/run.sh; docs/CONVENTIONS.md, "The mutation suite") ----
 # Every tests/mutants/<id>/<name>.patch applied to a copy of solutions/ and that one exercise graded:
 # a wrong version must lose its points, an ok-<name>.patch must keep them. EX=id: that exercise's only.
-.PHONY: mutants mutants-support
-mutants: runtime $(GRADER)
+# make mutants: the same (the name the chapters and tools/mutants/new.sh use).
+.PHONY: test-mutants mutants
+mutants: test-mutants
+test-mutants: runtime $(GRADER)
 	@bash tools/mutants/run.sh --jobs $(JOBS) --make '$(MAKE)' $(if $(EX),--exercise $(EX))
 
-# The tests/support object every mutant links, built once by the runner (GRADE_SUPPORT_OBJ=path).
-ifdef GRADE_SUPPORT_OBJ
-$(eval $(call grade_support_emu,$(GRADE_SUPPORT_OBJ)))
-mutants-support: $(GRADE_SUPPORT_OBJ)
-endif

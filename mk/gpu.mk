@@ -17,7 +17,8 @@ GPU_OUT := build/gpu-ptx
 export CUDA_FORCE_PTX_JIT := 1
 endif
 
-# Why this machine cannot run the course's kernels; empty when it can. Evaluated only when used.
+# Why this machine cannot run the course's kernels (nvcc, a driver, compute capability >= 9.0); empty
+# when it can. Evaluated only when used. The one GPU probe: make grade GPU=1, gpu-test and make bench use it.
 gpu_why = $(shell \
   if ! command -v $(NVCC) > /dev/null 2>&1; then echo "no nvcc at $(NVCC)"; \
   elif ! nvidia-smi -L > /dev/null 2>&1; then echo "nvidia-smi -L failed: no GPU or no driver"; \
@@ -33,10 +34,12 @@ gpu_or_waive = why='$(gpu_why)'; if [ -n "$$why" ]; then echo "waived: no GPU of
 GPU_GRADE = $(GRADE_RUN) --backend gpu
 gpu_ptx_build = $(if $(filter 1,$(PTX_ONLY)),--build build/gpu-ptx/bin/$(notdir $1))
 
-# The exercises with a kernel (file = *.cu, or a header built through its .cu): the sanitizers check only these
-# (a host-only test never initialises CUDA, which compute-sanitizer counts as an error).
-KERNEL_EXERCISES = $(shell awk '/^\[/ { id = substr($$0, 2, index($$0, "]") - 2) } \
-  /^file[ \t]*=/ && /\.(cu|h)[ \t]*$$/ { printf "%s%s", sep, id; sep = "," }' course/*.ini)
+# The exercises with a kernel (built from a .cu: a kernel file, or a header built through its .cu), from
+# `grade ini`, comma separated, less those named in $1: the sanitizers check only these (a host-only test
+# never initialises CUDA, which compute-sanitizer counts as an error). Shell code, for a recipe that has
+# built the grader.
+kernel_exercises = $$($(GRADER) ini | awk -F '\t' -v skip=',$(subst $(space),$(comma),$(strip $1)),' \
+  '$$4 ~ /\.cu$$/ && index(skip, "," $$1 ",") == 0 { printf "%s%s", sep, $$1; sep = "," }')
 
 # Racecheck models plain shared-memory accesses only: the strong relaxed/acquire/release
 # flag loads and stores of the flag-polled ping-pong (ld/st.relaxed|acquire|release.cluster)
@@ -44,7 +47,7 @@ KERNEL_EXERCISES = $(shell awk '/^\[/ { id = substr($$0, 2, index($$0, "]") - 2)
 # memcheck and the emulator's race checks still cover it (tests/runtime/test_flags: the same).
 RACECHECK_SKIP_EXERCISES := ch05.pingpong_flags
 comma := ,
-RACECHECK_EXERCISES = $(subst $(eval) ,$(comma),$(filter-out $(RACECHECK_SKIP_EXERCISES),$(subst $(comma), ,$(KERNEL_EXERCISES))))
+space := $(eval) $(eval)
 
 .PHONY: grade-gpu gpu-test
 
@@ -59,28 +62,9 @@ gpu-test:
 	$(MAKE) --no-print-directory -s runtime-cuda $(GRADER) || exit 1; \
 	tests=FAILED; memcheck=FAILED; racecheck=FAILED; \
 	$(GPU_GRADE) $(call gpu_ptx_build,solutions) --src solutions --out $(GPU_OUT)/test --expect pass && tests=OK; \
-	GRADE_TIMEOUT=$(SANITIZER_TIMEOUT) $(GPU_GRADE) $(call gpu_ptx_build,solutions) --src solutions --out $(GPU_OUT)/memcheck --expect pass --exercise $(KERNEL_EXERCISES) \
+	GRADE_TIMEOUT=$(SANITIZER_TIMEOUT) $(GPU_GRADE) $(call gpu_ptx_build,solutions) --src solutions --out $(GPU_OUT)/memcheck --expect pass --exercise "$(call kernel_exercises)" \
 	  --wrap "$(COMPUTE_SANITIZER) --tool memcheck --error-exitcode 1" && memcheck=OK; \
-	GRADE_TIMEOUT=$(SANITIZER_TIMEOUT) $(GPU_GRADE) $(call gpu_ptx_build,solutions) --src solutions --out $(GPU_OUT)/racecheck --expect pass --exercise $(RACECHECK_EXERCISES) \
+	GRADE_TIMEOUT=$(SANITIZER_TIMEOUT) $(GPU_GRADE) $(call gpu_ptx_build,solutions) --src solutions --out $(GPU_OUT)/racecheck --expect pass --exercise "$(call kernel_exercises,$(RACECHECK_SKIP_EXERCISES))" \
 	  --wrap "$(COMPUTE_SANITIZER) --tool racecheck --error-exitcode 1" && racecheck=OK; \
 	echo "gpu-test: solutions $$tests, memcheck $$memcheck, racecheck $$racecheck (logs: $(GPU_OUT)/{test,memcheck,racecheck}/logs/)"; \
 	[ $$tests$$memcheck$$racecheck = OKOKOK ]
-
-# ---- the rules the grader's build list instantiates (GPU backend; arguments as grade_exercise_emu) ----
-define grade_exercise_gpu
-$5: $1 $2 $(GRADE_SUPPORT) $(CUDA_LIB) $(RUNTIME_HEADERS)
-	@rm -f $$@ && mkdir -p $4 $(dir $6)
-	@( set -x; \
-	  $(if $(filter %.cu,$1),$(NVCC) $(NVCC_FLAGS),$(CC) $(CUDA_HOST_CFLAGS)) -I$(dir $1) -DDSM_UNIT=$3 \
-	    -c $1 -o $4/kernel.o && \
-	  $(CC) $(CUDA_HOST_CFLAGS) $(CMOCKA_INC) -I$(dir $1) -MMD -MP -MT $$@ -MF $4/test.d -c $2 -o $4/test.o && \
-	  $(NVCC) $(NVCC_ARCH) $4/test.o $4/kernel.o $(GRADE_SUPPORT) $(CMOCKA_LIB) $(CUDA_LDLIBS) -o $$@ \
-	) > $6 2>&1
--include $(wildcard $4/*.d)
-endef
-
-define grade_support_gpu
-$1: tests/support/test_support.c tests/support/test_support.h
-	@mkdir -p $$(@D)
-	$(CC) $(CUDA_HOST_CFLAGS) $(CMOCKA_INC) -c $$< -o $$@
-endef

@@ -71,8 +71,8 @@ build/runtime-cuda/%.o: runtime/%.c $(RUNTIME_HEADERS)
 RT_TEST_SRCS := $(wildcard tests/runtime/test_*.c)
 RT_TESTS     := $(patsubst tests/runtime/%.c,build/runtime-tests/%,$(RT_TEST_SRCS))
 
-.PHONY: runtime-test runtime-bench runtime-course-twins
-runtime-test: $(RT_TESTS)
+.PHONY: test-runtime runtime-bench runtime-course-twins
+test-runtime: $(RT_TESTS)
 	@fail=0; for t in $(RT_TESTS); do \
 	  if $$t > $$t.log 2>&1; then echo "PASS $$t"; else echo "FAIL $$t (log: $$t.log)"; tail -n 30 $$t.log; fail=1; fi; \
 	done; $(MAKE) --no-print-directory runtime-course-twins || fail=1; exit $$fail
@@ -158,8 +158,8 @@ runtime-bench: build/runtime-bench/bench_cluster_barriers
 # AddressSanitizer is left out: it does not follow the emulator's own stack switching. ----
 UBSAN := -fsanitize=undefined -fno-sanitize-recover=undefined
 RT_UBSAN_TESTS := $(patsubst tests/runtime/%.c,build/runtime-ubsan/%,$(RT_TEST_SRCS))
-.PHONY: runtime-ubsan
-runtime-ubsan: $(RT_UBSAN_TESTS)
+.PHONY: test-runtime-ubsan
+test-runtime-ubsan: $(RT_UBSAN_TESTS)
 	@fail=0; for t in $(RT_UBSAN_TESTS); do \
 	  if $$t > $$t.log 2>&1 && ! grep -q 'runtime error' $$t.log; then echo "PASS (ubsan) $$t"; \
 	  else echo "FAIL (ubsan) $$t (log: $$t.log)"; grep -m3 'runtime error' $$t.log; fail=1; fi; \

@@ -3,7 +3,7 @@
 #
 # usage: tools/capture_diagnostics.sh [NAME...]   (default: all of them; run from anywhere)
 #        tools/capture_diagnostics.sh --check      (changes nothing; fails when a committed file is not
-#                                                   what the emulator prints now: make diagnostics-check)
+#                                                   what the emulator prints now: make test-diagnostics)
 # Fails when an example builds badly or runs without a report: the chapters
 # must only ever show output the emulator really printed.
 set -eu
@@ -18,7 +18,7 @@ dest=chapters/diagnostics
 check=
 if [ "${1:-}" = --check ]; then
     check=$dest
-    dest=build/diagnostics-check
+    dest=build/test-diagnostics
     rm -rf "$dest"
     shift
 fi
@@ -70,8 +70,8 @@ done
 
 if [ -n "$check" ]; then
     if ! diff -ru "$check" "$dest"; then
-        echo "diagnostics-check: the chapters show emulator output that is out of date: run tools/capture_diagnostics.sh" >&2
+        echo "test-diagnostics: the chapters show emulator output that is out of date: run tools/capture_diagnostics.sh" >&2
         exit 1
     fi
-    echo "diagnostics-check: the chapters' emulator reports are what the emulator prints now"
+    echo "test-diagnostics: the chapters' emulator reports are what the emulator prints now"
 fi

@@ -1,7 +1,7 @@
 #!/bin/sh
 # deps.sh: make sure the Debian packages the book needs are installed (installs them as root).
 # Usage: tools/book/deps.sh build   pandoc, weasyprint, gnuplot, fonts (for make book)
-#        tools/book/deps.sh test    the above plus poppler-utils and chromium (for make book-test)
+#        tools/book/deps.sh test    the above plus poppler-utils and chromium (for make test-book)
 set -eu
 
 missing=""

@@ -38,16 +38,41 @@ void build_plan(const options *o, result *r, size_t n)
     }
 }
 
-/* The make command, with the build list and the grader's extra arguments. */
-static char **make_command(const options *o, const char *list, size_t *n)
+/* The tests' root of this run: what the exercises' test paths have before
+ * "/chNN/test_<name>.c" (course_load checks that shape), e.g. "tests". Dies
+ * when two exercises disagree: make builds them all with one root. */
+static char *tests_root(const result *r, size_t n)
+{
+    char *root = NULL;
+    for (size_t i = 0; i < n; ++i) {
+        const char *t = r[i].ex->test;
+        char *dir = path_dirname(t);   /* tests/ch02 */
+        char *top = path_dirname(dir); /* tests */
+        free(dir);
+        if (root == NULL)
+            root = top;
+        else if (strcmp(root, top) != 0)
+            die("the tests of one grading run must share a root: %s is not under %s/", t, root);
+        else
+            free(top);
+    }
+    return root != NULL ? root : xstrdup("tests");
+}
+
+/* make with the variables of mk/course.mk's grading rules and the grader's extra arguments. */
+static char **make_command(const options *o, const char *tests, size_t *n)
 {
     char **argv = NULL;
     *n = 0;
     proc_split(o->make, &argv, n);
     proc_push(&argv, n, "--no-print-directory");
-    char *var = xasprintf("GRADE_LIST=%s", list);
-    proc_push(&argv, n, var);
-    free(var);
+    const char *vars[][2] = {{"GRADE_BACKEND", o->backend}, {"GRADE_SRC", o->src_dir}, {"GRADE_BUILD", o->build_dir},
+                             {"GRADE_OUT", o->out_dir},     {"GRADE_TESTS", tests}};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; ++i) {
+        char *var = xasprintf("%s=%s", vars[i][0], vars[i][1]);
+        proc_push(&argv, n, var);
+        free(var);
+    }
     for (size_t i = 0; i < o->make_arg_count; ++i)
         proc_push(&argv, n, o->make_args[i]);
     return argv;
@@ -60,40 +85,13 @@ static void free_argv(char **argv)
     free(argv);
 }
 
-/* Writes the list of exercises to build as make code. */
-static char *write_list(const options *o, const result *r, size_t n)
-{
-    char *path = xasprintf("%s/build.mk", o->out_dir);
-    strbuf mk = {0};
-    sb_printf(&mk, "# %s: written by tools/grade for one grading run; included by the Makefile, rules in mk/course.mk and mk/gpu.mk.\n", path);
-    sb_printf(&mk, "GRADE_BACKEND := %s\nGRADE_BUILD := %s\n", o->backend, o->build_dir);
-    sb_printf(&mk, "GRADE_SUPPORT := %s/_support/test_support.o\n", o->build_dir);
-    sb_printf(&mk, "$(eval $(call grade_support_%s,$(GRADE_SUPPORT)))\n", o->backend);
-    sb_add(&mk, "grade-build:");
-    for (size_t i = 0; i < n; ++i)
-        if (!r[i].missing)
-            sb_printf(&mk, " %s", r[i].binary);
-    sb_add(&mk, "\n");
-    for (size_t i = 0; i < n; ++i) {
-        if (r[i].missing)
-            continue;
-        /* source, test, DSM_UNIT, object directory, binary, build log */
-        sb_printf(&mk, "$(eval $(call grade_exercise_%s,%s,%s,%s,%s,%s,%s))\n", o->backend,
-                  r[i].source, r[i].ex->test, r[i].unit, r[i].obj_dir, r[i].binary, r[i].build_log);
-    }
-    if (!write_file_atomic(path, mk.data, mk.len))
-        die("cannot write %s", path);
-    free(mk.data);
-    return path;
-}
-
 double build_all(const options *o, result *r, size_t n)
 {
     double start = now_seconds();
     char *logs = xasprintf("%s/logs", o->out_dir);
     if (!mkdir_p(logs) || !mkdir_p(o->build_dir))
         die("cannot create %s or %s", logs, o->build_dir);
-    char *list = write_list(o, r, n);
+    char *tests = tests_root(r, n);
     /* A build log describes this build only: make rewrites the log of each
      * exercise it rebuilds, and a missing log means it did not try. */
     for (size_t i = 0; i < n; ++i)
@@ -101,11 +99,24 @@ double build_all(const options *o, result *r, size_t n)
     char *make_log = xasprintf("%s/make.log", o->out_dir);
 
     size_t argc;
-    char **argv = make_command(o, list, &argc);
+    char **argv = make_command(o, tests, &argc);
     char *jobs = xasprintf("-j%d", o->jobs);
     proc_push(&argv, &argc, "-k");
     proc_push(&argv, &argc, jobs);
-    proc_push(&argv, &argc, "grade-build");
+    size_t goals = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (!r[i].missing) {
+            proc_push(&argv, &argc, r[i].binary);
+            ++goals;
+        }
+    if (goals == 0) { /* nothing to build: make with no goal would build its default */
+        free_argv(argv);
+        free(jobs);
+        free(tests);
+        free(logs);
+        free(make_log);
+        return now_seconds() - start;
+    }
     int status = proc_run(argv, make_log);
     free_argv(argv);
     free(jobs);
@@ -117,7 +128,7 @@ double build_all(const options *o, result *r, size_t n)
         /* After a failed make, a binary can be left from an earlier build when
          * make did not even try to rebuild it (a prerequisite failed): ask. */
         if (status != 0 && r[i].built) {
-            char **q = make_command(o, list, &argc);
+            char **q = make_command(o, tests, &argc);
             proc_push(&q, &argc, "-q");
             proc_push(&q, &argc, r[i].binary);
             int fresh = proc_run(q, "/dev/null");
@@ -127,6 +138,6 @@ double build_all(const options *o, result *r, size_t n)
     }
     free(logs);
     free(make_log);
-    free(list);
+    free(tests);
     return now_seconds() - start;
 }

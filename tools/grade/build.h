@@ -8,12 +8,13 @@
  * and marks those whose source or test file is missing. */
 void build_plan(const options *o, result *r, size_t n);
 
-/* Writes out_dir/build.mk (one $(call grade_exercise_<backend>,...) per
- * exercise that is not missing) and runs `make -k -j<jobs> GRADE_LIST=...
- * grade-build` with make's own output in out_dir/make.log; the rules (mk/
- * course.mk, mk/gpu.mk) write each exercise's compiler output to its build
- * log. Sets built on each result whose binary is up to date afterwards.
- * Returns the seconds it took. */
+/* Runs `make -k -j<jobs> GRADE_BACKEND=... GRADE_SRC=... GRADE_BUILD=...
+ * GRADE_OUT=... GRADE_TESTS=... <binary>...` (the binaries of the exercises
+ * that are not missing; make's own output in out_dir/make.log); mk/course.mk's
+ * static pattern rules derive each exercise's source, test and DSM_UNIT from
+ * its binary's path and write its compiler output to its build log. Sets built
+ * on each result whose binary is up to date afterwards. Returns the seconds
+ * it took. */
 double build_all(const options *o, result *r, size_t n);
 
 #endif

@@ -10,19 +10,37 @@
 #include "ini.h"
 #include "util.h"
 
-static const char *const KIND_NAMES[KIND_COUNT] = {
-    "compile", "wrong", "lifetime", "unpublished", "race", "deadlock", "timeout", "crash",
+/* Each kind's name and the kind whose hint it falls back to (the order of docs/CONVENTIONS.md, "Hints"). */
+static const struct { const char *name; failure_kind fallback; } KINDS[] = {
+    [KIND_COMPILE] = {"compile", KIND_NONE},
+    [KIND_WRONG] = {"wrong", KIND_NONE},
+    [KIND_PLAN] = {"plan", KIND_WRONG},
+    [KIND_LAUNCH] = {"launch", KIND_CRASH},
+    [KIND_LIFETIME] = {"lifetime", KIND_NONE},
+    [KIND_UNPUBLISHED] = {"unpublished", KIND_RACE},
+    [KIND_RACE] = {"race", KIND_NONE},
+    [KIND_DEADLOCK] = {"deadlock", KIND_TIMEOUT},
+    [KIND_MBARRIER] = {"mbarrier", KIND_DEADLOCK},
+    [KIND_BULK] = {"bulk", KIND_CRASH},
+    [KIND_TIMEOUT] = {"timeout", KIND_NONE},
+    [KIND_CRASH] = {"crash", KIND_NONE},
 };
+_Static_assert(sizeof KINDS / sizeof KINDS[0] == KIND_COUNT, "every failure_kind needs a name and a fallback");
 
 const char *failure_kind_name(failure_kind k)
 {
-    return k >= 0 && k < KIND_COUNT ? KIND_NAMES[k] : "none";
+    return k >= 0 && k < KIND_COUNT ? KINDS[k].name : "none";
+}
+
+failure_kind failure_kind_fallback(failure_kind k)
+{
+    return k >= 0 && k < KIND_COUNT ? KINDS[k].fallback : KIND_NONE;
 }
 
 failure_kind failure_kind_from_name(const char *name)
 {
     for (int k = 0; k < KIND_COUNT; ++k)
-        if (strcmp(name, KIND_NAMES[k]) == 0)
+        if (KINDS[k].name != NULL && strcmp(name, KINDS[k].name) == 0)
             return (failure_kind)k;
     return KIND_NONE;
 }
@@ -112,10 +130,12 @@ static exercise from_section(const ini_file *f, const ini_section *s, strbuf *pr
             e.hints[e.hint_count++] = xstrdup(en->value);
         } else if (starts_with(en->key, "hint.")) {
             failure_kind k = failure_kind_from_name(en->key + 5);
-            if (k == KIND_NONE)
-                sb_printf(problems, "%s key '%s' (line %d): the kinds are compile, wrong, lifetime, "
-                          "unpublished, race, deadlock, timeout, crash\n", where, en->key, en->line);
-            else
+            if (k == KIND_NONE) {
+                sb_printf(problems, "%s key '%s' (line %d): the kinds are", where, en->key, en->line);
+                for (int j = 0; j < KIND_COUNT; ++j)
+                    sb_printf(problems, "%s %s", j ? "," : "", failure_kind_name((failure_kind)j));
+                sb_add(problems, "\n");
+            } else
                 set_once(&e.kind_hints[k], en, where, problems);
         } else if (strcmp(en->key, "chapter") == 0) {
             set_once(&chapter, en, where, problems);
@@ -163,6 +183,18 @@ static exercise from_section(const ini_file *f, const ini_section *s, strbuf *pr
     }
     if (e.test == NULL || *e.test == '\0')
         sb_printf(problems, "%s has no 'test'\n", where);
+    if (valid_id(s->name)) { /* the names make's rules derive from the binary's path (mk/course.mk) */
+        const char *name = s->name + 5;
+        char *stem = xasprintf("ch%.2s/%s.", s->name + 2, name);
+        char *test_end = xasprintf("/ch%.2s/test_%s.c", s->name + 2, name);
+        if (e.file != NULL && *e.file != '\0' && !starts_with(e.file, stem))
+            sb_printf(problems, "%s file must be %scu, %sc or %sh, not '%s'\n", where, stem, stem, stem, e.file);
+        size_t tn = e.test != NULL ? strlen(e.test) : 0, en = strlen(test_end);
+        if (tn > 0 && (tn <= en || strcmp(e.test + tn - en, test_end) != 0))
+            sb_printf(problems, "%s test must be <tests>%s (e.g. tests%s), not '%s'\n", where, test_end, test_end, e.test);
+        free(stem);
+        free(test_end);
+    }
     if (e.title == NULL || *e.title == '\0')
         sb_printf(problems, "%s has no 'title'\n", where);
     if (e.hint_count == 0)
@@ -281,11 +313,19 @@ char *exercise_unit(const exercise *e)
     return unit;
 }
 
+const char *exercise_kind_hint(const exercise *e, failure_kind k)
+{
+    /* The fallbacks end at KIND_NONE; KIND_COUNT steps bound a chain even if someone writes a cycle. */
+    for (int steps = 0; k >= 0 && k < KIND_COUNT && steps < KIND_COUNT; ++steps, k = failure_kind_fallback(k))
+        if (e->kind_hints[k] != NULL)
+            return e->kind_hints[k];
+    return NULL;
+}
+
 const char *exercise_hint_for(const exercise *e, failure_kind k)
 {
-    if (k >= 0 && k < KIND_COUNT && e->kind_hints[k] != NULL)
-        return e->kind_hints[k];
-    return e->hints[0];
+    const char *h = exercise_kind_hint(e, k);
+    return h != NULL ? h : e->hints[0];
 }
 
 bool exercise_is_kernel(const exercise *e)

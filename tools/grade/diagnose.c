@@ -10,9 +10,11 @@
 #include <strings.h>
 #include <sys/wait.h>
 
+#include "report_category.h"
 #include "util.h"
 
 #define MAX_COMPILER_LINES 6
+#define MAX_WARNINGS 3 /* shown under a failure, each with its source lines */
 #define MAX_MESSAGE_LINES 8
 #define MAX_REPORT_LINES 60 /* room for the per-CTA timeline of lifetime and race reports */
 #define MAX_TAIL_LINES 6
@@ -27,6 +29,7 @@ static const char CMOCKA_FAILED[] = "[  FAILED  ] ";
 static const char CMOCKA_SKIPPED[] = "[  SKIPPED ] ";
 static const char EXCEPTION[] = "Test failed with exception: ";
 static const char EMU_REPORT[] = "dsm-emu: error:";
+static const char EMU_KIND[] = DSM_REPORT_KIND_LINE_PREFIX; /* the report's kind, the line before its text */
 static const char SANITIZER[] = "========= ";
 
 /* A log split into lines (the text is modified in place). */
@@ -198,10 +201,45 @@ static void compiler_errors(const char *path, strbuf *d, char **first)
     free_lines(&l);
 }
 
+/* The first compiler warnings about the learner's files (those under
+ * src_dir/) in a build log, each with the source lines gcc prints under it:
+ * a warning is often the failure's cause (an integer passed as a pointer). */
+static void compiler_warnings(const char *path, const char *src_dir, strbuf *d)
+{
+    lines l = read_lines(path);
+    char *mine = xasprintf("%s/", src_dir);
+    size_t total = 0, shown = 0;
+    bool showing = false;
+    strbuf w = {0};
+    for (size_t i = 0; i < l.count; ++i) {
+        const char *s = l.line[i];
+        if (starts_with(s, mine) && strstr(s, ": warning:") != NULL) {
+            ++total;
+            showing = shown < MAX_WARNINGS;
+            shown += showing;
+        } else if (!isspace((unsigned char)s[0]) || is_blank(s)) {
+            showing = false;
+        }
+        if (showing)
+            add_line(&w, "  ", s);
+    }
+    if (total > 0) {
+        if (shown == total)
+            add_linef(d, "the compiler warned (build log: %s):", path);
+        else
+            add_linef(d, "the compiler warned %zu times; the first %zu (all in the build log: %s):", total, shown, path);
+        sb_add(d, w.data);
+    }
+    free(w.data);
+    free(mine);
+    free_lines(&l);
+}
+
 /* What the test log says, in the pieces the learner needs. */
 typedef struct run_facts {
     const char *seed;           /* "seed N (repeat with ...)" */
     size_t report_at, report_n; /* first emulator report: lines [at, at+n) */
+    const char *report_kind;    /* its kind's name, from the kind line before it, or NULL */
     const char *failed_test;    /* first test with an ERROR */
     const char *error;          /* its first error message */
     const char *where;          /* its "file:line" */
@@ -216,12 +254,19 @@ typedef struct run_facts {
 static bool is_message(const lines *l, const run_facts *f, size_t i);
 
 /* Sets f->report_at and f->report_n to the first emulator report in lines
- * [from, to): from its "dsm-emu: error:" line to the next blank line. */
+ * [from, to): the lines after its kind line ("dsm-emu-report: kind=<name>",
+ * which sets f->report_kind) up to the next blank line. A "dsm-emu: error:"
+ * line without a kind line before it (an emulator that prints none) is a
+ * report of no known kind. */
 static void find_report(const lines *l, size_t from, size_t to, run_facts *f)
 {
     for (size_t i = from; i < to; ++i) {
-        if (!starts_with(l->line[i], EMU_REPORT))
+        if (starts_with(l->line[i], EMU_KIND) && i + 1 < l->count) {
+            f->report_kind = l->line[i] + strlen(EMU_KIND);
+            ++i;
+        } else if (!starts_with(l->line[i], EMU_REPORT)) {
             continue;
+        }
         f->report_at = i;
         f->report_n = 0;
         while (i + f->report_n < l->count && !is_blank(l->line[i + f->report_n]))
@@ -307,7 +352,7 @@ static bool is_message(const lines *l, const run_facts *f, size_t i)
     const char *s = l->line[i];
     if (i >= f->report_at && i < f->report_at + f->report_n)
         return false;
-    return !(starts_with(s, "[  ") || starts_with(s, "[ RUN") || starts_with(s, "seed ") || is_blank(s));
+    return !(starts_with(s, EMU_KIND) || starts_with(s, "[  ") || starts_with(s, "[ RUN") || starts_with(s, "seed ") || is_blank(s));
 }
 
 /* The failed test's messages: what it printed and cmocka's error. */
@@ -346,35 +391,39 @@ static int exception_signal(const char *exception)
     return open != NULL ? atoi(open + 1) : 0;
 }
 
-/* The kind of an emulator report, from its first line ("dsm-emu: error: lifetime trap: ..."). */
-static failure_kind report_kind(const char *first)
+/* The hint category of the failure's emulator report (KIND_NONE without
+ * one): from its kind line; a report without one is a crash. */
+static failure_kind report_of(const run_facts *f)
 {
-    static const struct { const char *word; failure_kind kind; } words[] = {
-        {"lifetime", KIND_LIFETIME},   {"publish", KIND_UNPUBLISHED}, {"uninitialised", KIND_UNPUBLISHED},
-        {"poison", KIND_UNPUBLISHED},  {"before the bulk copy", KIND_UNPUBLISHED},
-        {"race", KIND_RACE},           {"overwrite", KIND_RACE},      {"depend on the schedule", KIND_RACE},
-        {"deadlock", KIND_DEADLOCK},   {"divergence", KIND_DEADLOCK}, {"arrive", KIND_DEADLOCK},
-        {"too long", KIND_TIMEOUT},    {"past the time limit", KIND_TIMEOUT},
-    };
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; ++i)
-        if (strstr(first, words[i].word) != NULL)
-            return words[i].kind;
-    return KIND_CRASH; /* a bad address, a rank out of range, an invalid launch */
+    if (f->report_n == 0)
+        return KIND_NONE;
+    if (f->report_kind == NULL)
+        return KIND_CRASH;
+    return report_category(report_kind_from_name(f->report_kind));
+}
+
+/* True for the name of a test of a plan (docs/CONVENTIONS.md, "Hints"). */
+static bool is_plan_test(const char *name)
+{
+    return name != NULL && strstr(name, "_plan") != NULL;
 }
 
 /* The hint kind of a finished diagnosis. */
-static failure_kind kind_of(const result *r, const lines *l, const run_facts *f)
+static failure_kind kind_of(const result *r, const run_facts *f)
 {
-    const char *report = f->report_n > 0 ? l->line[f->report_at] : NULL;
+    failure_kind report = report_of(f);
     switch (r->outcome) {
     case OUTCOME_PASS:
     case OUTCOME_MISSING: return KIND_NONE;
     case OUTCOME_COMPILE: return KIND_COMPILE;
-    case OUTCOME_TIMEOUT: return report != NULL && report_kind(report) == KIND_DEADLOCK ? KIND_DEADLOCK : KIND_TIMEOUT;
-    case OUTCOME_CRASH: return report != NULL && report_kind(report) != KIND_CRASH ? report_kind(report) : KIND_CRASH;
-    case OUTCOME_EMULATOR: return report_kind(report != NULL ? report : "");
+    case OUTCOME_TIMEOUT: return report == KIND_DEADLOCK || report == KIND_MBARRIER ? report : KIND_TIMEOUT;
+    case OUTCOME_CRASH: return report != KIND_NONE ? report : KIND_CRASH;
+    case OUTCOME_EMULATOR: return report != KIND_NONE ? report : KIND_CRASH;
     case OUTCOME_ASSERTION:
-    case OUTCOME_FAILED: return report != NULL ? report_kind(report) : KIND_WRONG;
+    case OUTCOME_FAILED:
+        if (report != KIND_NONE)
+            return report;
+        return is_plan_test(f->failed_test) ? KIND_PLAN : KIND_WRONG;
     }
     return KIND_WRONG;
 }
@@ -433,8 +482,12 @@ static void diagnose_run(const options *o, result *r)
             add_line(d, "", r->reason);
             size_t from = f.sanitizer_at < l.count ? f.sanitizer_at
                           : l.count > MAX_TAIL_LINES ? l.count - MAX_TAIL_LINES : 0;
-            for (size_t i = from, shown = 0; i < l.count && shown < MAX_TAIL_LINES; ++i, ++shown)
+            for (size_t i = from, shown = 0; i < l.count && shown < MAX_TAIL_LINES; ++i) {
+                if (starts_with(l.line[i], EMU_KIND))
+                    continue;
                 add_line(d, "  ", l.line[i]);
+                ++shown;
+            }
         }
     }
     if (r->outcome != OUTCOME_PASS) {
@@ -443,7 +496,9 @@ static void diagnose_run(const options *o, result *r)
         if (f.seed != NULL)
             add_line(d, "", f.seed);
     }
-    r->kind = kind_of(r, &l, &f);
+    r->kind = kind_of(r, &f);
+    if (r->outcome != OUTCOME_PASS && f.report_n > 0)
+        r->report = xstrdup(f.report_kind != NULL ? f.report_kind : "unknown");
     free_lines(&l);
 }
 
@@ -474,6 +529,8 @@ void diagnose(const options *o, result *r)
         free(first);
     } else {
         diagnose_run(o, r);
+        if (r->outcome != OUTCOME_PASS && path_exists(r->build_log))
+            compiler_warnings(r->build_log, o->src_dir, &r->detail);
     }
     r->points = r->outcome == OUTCOME_PASS ? r->ex->points : 0;
 }

@@ -62,6 +62,9 @@ typedef struct result {
     double seconds;
     outcome outcome;
     failure_kind kind; /* which hint.<kind> fits the failure (KIND_NONE for a pass) */
+    const exercise **uses; /* the other exercises whose files its build read (depends.h) */
+    size_t use_count;
+    char *report;      /* the kind name of the emulator report under the failure ("deadlock"), or NULL */
     int points;        /* earned */
     char *reason;      /* one line, for results.json */
     strbuf detail;     /* lines shown under a failure */

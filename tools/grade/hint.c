@@ -36,8 +36,9 @@ int hint_command(const course *c, const char *id, const char *out_dir)
     }
     /* The hint for the way the last `make grade` failed, when the exercise has one. */
     failure_kind k = progress_last_kind(out_dir, id);
-    if (k != KIND_NONE && e->kind_hints[k] != NULL)
-        printf("for your last grade's failure (%s): %s\n", failure_kind_name(k), e->kind_hints[k]);
+    const char *kh = k != KIND_NONE ? exercise_kind_hint(e, k) : NULL;
+    if (kh != NULL)
+        printf("for your last grade's failure (%s): %s\n", failure_kind_name(k), kh);
     char count[32];
     int len = snprintf(count, sizeof count, "%zu\n", shown);
     if (!mkdir_p(dir) || !write_file_atomic(path, count, (size_t)len))

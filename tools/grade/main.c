@@ -6,11 +6,13 @@
 
 #include "build.h"
 #include "course.h"
+#include "depends.h"
 #include "diagnose.h"
 #include "grade.h"
 #include "hint.h"
 #include "progress.h"
 #include "report.h"
+#include "report_category.h"
 #include "reset.h"
 #include "run.h"
 #include "util.h"
@@ -22,6 +24,9 @@ static const char USAGE[] =
     "       grade reset ID [options]     restore exercise ID's skeleton (saving your file first)\n"
     "       grade watch [options]        grade the exercise you edit each time you save it\n"
     "       grade progress [options]     what passes so far, per chapter, and what to do next\n"
+    "       grade ini [--course DIR]     the course as TSV, one exercise a line: id, chapter, file,\n"
+    "                                    build file, test, points, title (for make and shell scripts)\n"
+    "       grade kinds                  each emulator report kind and its hint category, as TSV\n"
     "options:\n"
     "  --course DIR      metadata files DIR/*.ini (course)\n"
     "  --src DIR         the sources graded (exercises)\n"
@@ -44,7 +49,7 @@ static const char USAGE[] =
 
 typedef struct command_line {
     options o;
-    const char *verb; /* NULL (grade), "hint", "reset", "watch" or "progress" */
+    const char *verb; /* NULL (grade), "hint", "reset", "watch", "progress", "ini" or "kinds" */
     const char *id;
     reset_paths reset;
     int watch_runs;   /* 0: until interrupted */
@@ -77,7 +82,8 @@ static command_line parse(int argc, char **argv)
         if (i >= argc || argv[i][0] == '-' || argv[i][0] == '\0')
             die("%s needs an exercise id: make %s EX=chNN.name", c.verb, c.verb);
         c.id = argv[i++];
-    } else if (i < argc && (strcmp(argv[i], "watch") == 0 || strcmp(argv[i], "progress") == 0)) {
+    } else if (i < argc && (strcmp(argv[i], "watch") == 0 || strcmp(argv[i], "progress") == 0 ||
+                            strcmp(argv[i], "ini") == 0 || strcmp(argv[i], "kinds") == 0)) {
         c.verb = argv[i++];
     }
     for (; i < argc; ++i) {
@@ -142,8 +148,12 @@ static void on_done(result *r, size_t index, void *ctx)
     printer *p = ctx;
     diagnose(p->o, r);
     p->finished[index] = true;
-    while (p->next < p->n && p->finished[p->next])
-        report_exercise(p->o, &p->r[p->next++], p->id_width);
+    while (p->next < p->n && p->finished[p->next]) {
+        result *next = &p->r[p->next++];
+        if (next->outcome != OUTCOME_PASS)
+            depends_note(p->o, next, p->r, p->n, p->finished);
+        report_exercise(p->o, next, p->id_width);
+    }
 }
 
 /* Checks the run against --expect; prints what breaks it. Returns the exit status. */
@@ -205,6 +215,8 @@ static int grade(const options *o, course *c, const course *full)
         fflush(stdout);
         double seconds = build_all(o, r, n);
         printf(" %.1f s\n", seconds);
+        for (size_t i = 0; i < n; ++i)
+            depends_find(full, o, &r[i]);
         printer p = {o, r, n, finished, 0, id_width};
         test_environment(o);
         run_all(o, r, n, on_done, &p);
@@ -230,11 +242,26 @@ static int grade(const options *o, course *c, const course *full)
     return check_expectation(o, r, n);
 }
 
+/* `grade ini`: the course's exercises as TSV (the one reader of the course ini files for make and the shell). */
+static int ini_command(const course *c)
+{
+    for (size_t i = 0; i < c->count; ++i) {
+        const exercise *e = &c->items[i];
+        printf("%s\t%d\t%s\t%s\t%s\t%d\t%s\n", e->id, e->chapter, e->file, e->build_file, e->test, e->points,
+               e->title);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     command_line c = parse(argc, argv);
+    if (c.verb != NULL && strcmp(c.verb, "kinds") == 0)
+        return report_kinds_command();
     course crs;
     course_load(c.o.course_dir, &crs);
+    if (c.verb != NULL && strcmp(c.verb, "ini") == 0)
+        return ini_command(&crs);
     if (c.verb != NULL && strcmp(c.verb, "hint") == 0)
         return hint_command(&crs, c.id, c.o.out_dir);
     if (c.verb != NULL && strcmp(c.verb, "reset") == 0)

@@ -97,6 +97,15 @@ failure_kind progress_last_kind(const char *out_dir, const char *id)
     return k;
 }
 
+int progress_last_pass(const char *out_dir, const char *id)
+{
+    records rs = read_records(out_dir);
+    const record *rec = find_record(&rs, id);
+    int state = rec == NULL ? -1 : rec->pass;
+    free_records(&rs);
+    return state;
+}
+
 progress progress_load(const course *full, const char *out_dir)
 {
     records rs = read_records(out_dir);

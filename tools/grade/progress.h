@@ -15,6 +15,9 @@ void progress_record(const char *out_dir, const result *r, size_t n);
 /* The kind of exercise id's failure in its last recorded grading, or KIND_NONE. */
 failure_kind progress_last_kind(const char *out_dir, const char *id);
 
+/* Whether exercise id passed its last recorded grading: 1 yes, 0 no, -1 never graded. */
+int progress_last_pass(const char *out_dir, const char *id);
+
 /* The state of the whole course from out_dir/progress. */
 typedef struct progress {
     size_t passed, graded, total;  /* exercises */

@@ -138,6 +138,8 @@ void report_json(const options *o, const result *r, size_t n)
         json_string(&j, r[i].reason);
         sb_add(&j, ", \"kind\": ");
         json_string(&j, failure_kind_name(r[i].kind));
+        sb_add(&j, ", \"report\": ");
+        json_string(&j, r[i].report != NULL ? r[i].report : "");
         sb_add(&j, ", \"log\": ");
         json_string(&j, r[i].outcome == OUTCOME_MISSING   ? ""
                         : r[i].outcome == OUTCOME_COMPILE ? r[i].build_log

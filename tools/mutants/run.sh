@@ -161,7 +161,7 @@ fi
 support=$out/_support/test_support.o
 mkdir -p "$out/_support"
 if [ ! "$support" -nt tests/support/test_support.c ] || [ ! "$support" -nt tests/support/test_support.h ]; then
-    $make --no-print-directory -s "GRADE_SUPPORT_OBJ=$support" mutants-support > "$out/_support/build.log" 2>&1 || {
+    $make --no-print-directory -s GRADE_BACKEND=emu "GRADE_BUILD=$out" "$support" > "$out/_support/build.log" 2>&1 || {
         cat "$out/_support/build.log"; echo "mutants: tests/support did not build" >&2; exit 1; }
 fi
 

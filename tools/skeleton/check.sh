@@ -1,5 +1,5 @@
 #!/bin/sh
-# check.sh: fails when the exercises/ skeletons differ from the ones generated from solutions/ (make skeletons-check).
+# check.sh: fails when the exercises/ skeletons differ from the ones generated from solutions/ (make test-skeletons-sync).
 #
 # usage: tools/skeleton/check.sh GENERATED_DIR EXERCISES_DIR
 #
@@ -20,9 +20,9 @@ trap 'rm -f "$tmp"' EXIT
 use_git=no
 if git rev-parse --verify -q HEAD >/dev/null 2>&1 && [ -n "$(git ls-tree -r --name-only HEAD -- "$ex" 2>/dev/null)" ]; then
     use_git=yes
-    echo "skeletons-check: comparing generated skeletons with $ex/ at HEAD ($(git rev-parse --short HEAD)) and in the working tree"
+    echo "test-skeletons-sync: comparing generated skeletons with $ex/ at HEAD ($(git rev-parse --short HEAD)) and in the working tree"
 else
-    echo "skeletons-check: comparing generated skeletons with $ex/ in the working tree (no commit of $ex/ to compare with)"
+    echo "test-skeletons-sync: comparing generated skeletons with $ex/ in the working tree (no commit of $ex/ to compare with)"
 fi
 
 bad=0
@@ -60,7 +60,7 @@ for path in $committed; do
 done
 
 if [ $bad -ne 0 ]; then
-    echo "skeletons-check: FAILED: $bad of $checked skeletons out of sync: run make skeletons and commit $ex/"
+    echo "test-skeletons-sync: FAILED: $bad of $checked skeletons out of sync: run make skeletons and commit $ex/"
     exit 1
 fi
-echo "skeletons-check: OK: $checked skeletons match solutions/"
+echo "test-skeletons-sync: OK: $checked skeletons match solutions/"
