@@ -19,8 +19,10 @@ endif
 WARN       := -Wall -Wextra
 EMU_CFLAGS := -std=c11 -g -O1 $(WARN) -D_GNU_SOURCE -Iruntime -Itests
 # Kernel units: every plain load and store calls the emulator (ThreadSanitizer's instrumentation,
-# its runtime not linked: runtime/emu/api/plain_access.c defines the entry points).
-EMU_KERNEL_CFLAGS := -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1
+# its runtime not linked: runtime/emu/api/plain_access.c defines the entry points). -fno-tree-sra keeps an
+# aggregate load whole: without it gcc splits `uint4 v = p[i]` whose fields are used one by one into four
+# 4-byte loads (and drops the unused ones), so the emulator would not see the 16-byte load the GPU makes.
+EMU_KERNEL_CFLAGS := -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 -fno-tree-sra
 EMU_LIB    := build/libdsm_emu.a
 EMU_LDLIBS := $(EMU_LIB) -lcmocka -lm
 

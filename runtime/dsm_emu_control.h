@@ -128,6 +128,15 @@ typedef struct dsm_emu_counts {
     uint32_t mbarrier_remote_arrives;           /* remote mbarrier arrives it issued */
     uint32_t fences;                            /* fence.acq_rel (cluster or gpu) and __threadfence, summed */
     uint32_t flags[DSM_FLAG_OP_COUNT][DSM_FLAG_SEM_COUNT][DSM_FLAG_SCOPE_COUNT][DSM_FLAG_SPACE_COUNT];
+    /* who moved the bytes: threads that made at least one global or DSMEM access (load, store, atomic, bulk
+     * copy, st.async), and the warps with at least one such thread */
+    uint32_t threads_active;
+    uint32_t warps_active;
+    /* loads in flight: over the CTA's threads that loaded at least 16 bytes at once, the longest run of
+     * consecutive loads of >= 16 bytes (global or DSMEM) a thread issued with no store, barrier or wait
+     * between them; the least and the most of that over those threads (0 when none). A thread that loads
+     * a 16-byte unit and stores it before the next load has runs of 1: one load in flight. */
+    uint32_t ld_burst_min, ld_burst_max;
 } dsm_emu_counts;
 
 /* The counts of block `block` of the most recent launch. False (and zeros)
@@ -135,7 +144,7 @@ typedef struct dsm_emu_counts {
 bool dsm_emu_last_counts(uint32_t block, dsm_emu_counts *out);
 
 /* The same summed over every block of the most recent launch (min fields: the
- * least over blocks, max fields: the most). */
+ * least over blocks, max fields: the most; ld_burst_min: the least over the blocks that had such loads). */
 bool dsm_emu_last_counts_total(dsm_emu_counts *out);
 
 /* How block `block` used one global buffer (`buffer` is the pointer dsm_malloc

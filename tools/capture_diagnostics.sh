@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 CC=${CC:-gcc}
 CFLAGS="-std=c11 -g -O1 -Wall -Wextra -D_GNU_SOURCE -Iruntime"
 # kernels: every plain load and store checked by the emulator (mk/runtime.mk, EMU_KERNEL_CFLAGS)
-KERNEL_CFLAGS="-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1"
+KERNEL_CFLAGS="-fsanitize=thread --param=tsan-instrument-func-entry-exit=0 --param=tsan-distinguish-volatile=1 -fno-tree-sra"
 bin=build/examples
 dest=chapters/diagnostics
 check=

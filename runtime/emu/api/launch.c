@@ -23,14 +23,14 @@ static void cta_exit(emu_launch *L, emu_cta *c)
 
 /* Where the engine reaches the mechanisms (engine/emu_engine.h). */
 static const emu_hooks hooks = {
-    .progress = emu_async_complete_all,
+    .progress = emu_async_progress,
     .poll_unchanged = emu_flag_unchanged,
     .thread_exit = emu_thread_exited,
     .cta_exit = cta_exit,
     .explain_stuck = emu_mbarriers_check_stuck,
     .cluster_end = emu_mbarriers_check_end,
     .cluster_free = emu_bulk_cluster_free,
-    .mbarrier_wait = emu_async_complete_for_mbarrier,
+    .mbarrier_wait = emu_async_land_on_wait,
     .mbarrier_waited = emu_async_observe,
     .mbarrier_stuck_hint = emu_bulk_stuck_hint,
 };
@@ -200,6 +200,7 @@ static dsm_error_t run_grid(emu_launch *L)
     dsm_dim3 n = DSM_DIM3(c->grid.x / c->cluster.x, c->grid.y / c->cluster.y, c->grid.z / c->cluster.z);
     dsm_error_t err = dsmSuccess;
     L->rng = L->sched.seed * 0x2545F4914F6CDD1Dull + 1;
+    L->land_rng = L->sched.seed * 0x9E3779B97F4A7C15ull + 7;
     /* a new schedule: the accesses and releases of the last one are forgotten */
     emu_global_race_reset(false);
     emu_gpu_reset();

@@ -14,6 +14,78 @@ static size_t *buf_bytes;
 static uint32_t nblocks, nbufs;
 static bool have_counts;
 
+/* Per thread of the running cluster: whether it touched global memory or DSMEM, whether it made a load of
+ * >= 16 bytes, the run of such loads it is in and its longest run. Folded into its CTA's counts at the
+ * cluster's end. */
+typedef struct thread_activity {
+    bool active, wide;
+    uint32_t run, best;
+} thread_activity;
+static thread_activity *acts;
+static uint32_t nacts;
+
+static thread_activity *act_of(const emu_thread *t)
+{
+    uint32_t n = emu_cur->cluster.ncta * emu_cur->threads_per_cta;
+    if (n > nacts) {
+        free(acts);
+        acts = calloc(n, sizeof *acts);
+        nacts = acts ? n : 0;
+    }
+    return acts ? &acts[t->cta->rank * emu_cur->threads_per_cta + t->tid] : NULL;
+}
+
+/* A global or DSMEM access by t: a load of n bytes, or (load = 0) a store, atomic or copy. */
+static void moved(const emu_thread *t, int load, unsigned n)
+{
+    thread_activity *a = act_of(t);
+    if (!a)
+        return;
+    a->active = true;
+    if (!load)
+        a->run = 0;
+    else if (n >= 16) {
+        a->wide = true;
+        if (++a->run > a->best)
+            a->best = a->run;
+    }
+}
+
+void emu_count_sync(const emu_thread *t)
+{
+    thread_activity *a = act_of(t);
+    if (a)
+        a->run = 0;
+}
+
+/* CTA c's threads' activity, into its counts. */
+static void fold_activity(const emu_launch *L, const emu_cta *c, dsm_emu_counts *k)
+{
+    uint32_t base = c->rank * L->threads_per_cta, warps = 0, lo = UINT32_MAX, hi = 0, threads = 0;
+    bool warp_active = false;
+    if (!acts || base + c->nthreads > nacts)
+        return;
+    for (uint32_t i = 0; i < c->nthreads; i++) {
+        const thread_activity *a = &acts[base + i];
+        if (i % 32 == 0)
+            warp_active = false;
+        if (a->active) {
+            threads++;
+            if (!warp_active)
+                warps++;
+            warp_active = true;
+        }
+        if (a->wide) {
+            lo = a->best < lo ? a->best : lo;
+            hi = a->best > hi ? a->best : hi;
+        }
+    }
+    k->threads_active = threads;
+    k->warps_active = warps;
+    k->ld_burst_min = hi ? lo : 0;
+    k->ld_burst_max = hi;
+}
+
 static uint32_t block_of(const emu_launch *L, const emu_cta *c)
 {
     const dsm_dim3 g = L->cfg.grid, b = c->block_idx;
@@ -70,7 +142,10 @@ void emu_counts_cluster_end(emu_launch *L)
         k->cluster_waits_min = lo;
         k->cluster_waits_max = hi;
         k->syncthreads = syncs;
+        fold_activity(L, c, k);
     }
+    if (acts)
+        memset(acts, 0, nacts * sizeof *acts);
     for (uint32_t i = 0; i < cl->nmbars; i++) {
         const emu_mbarrier *m = &cl->mbars[i];
         if (m->cta < cl->ncta)
@@ -130,6 +205,10 @@ static void gmem_use(uint32_t block, const void *p, size_t n, int write)
 void emu_count_smem(const emu_thread *t, const emu_cta *owner, unsigned n, int write)
 {
     dsm_emu_counts *k = of(t);
+    if (owner != t->cta)
+        moved(t, !write, n);
+    else if (write)
+        emu_count_sync(t); /* a store ends a run of loads in flight, whatever memory it writes */
     if (owner == t->cta) {
         if (write) {
             k->smem_st_bytes += n;
@@ -150,6 +229,10 @@ void emu_count_smem(const emu_thread *t, const emu_cta *owner, unsigned n, int w
 void emu_count_smem_atom(const emu_thread *t, const emu_cta *owner)
 {
     dsm_emu_counts *k = of(t);
+    if (owner != t->cta)
+        moved(t, 0, 0);
+    else
+        emu_count_sync(t);
     if (owner == t->cta)
         k->smem_atom_ops++;
     else
@@ -159,6 +242,7 @@ void emu_count_smem_atom(const emu_thread *t, const emu_cta *owner)
 void emu_count_gmem(const emu_thread *t, const void *p, unsigned n, int write)
 {
     dsm_emu_counts *k = of(t);
+    moved(t, !write, n);
     if (write) {
         k->gmem_st_bytes += n;
         k->gmem_st_ops++;
@@ -171,6 +255,7 @@ void emu_count_gmem(const emu_thread *t, const void *p, unsigned n, int write)
 
 void emu_count_gmem_atom(const emu_thread *t, const void *p)
 {
+    moved(t, 0, 0);
     of(t)->gmem_atom_ops++;
     gmem_use(block_of(emu_cur, t->cta), p, 4, 2);
 }
@@ -183,10 +268,13 @@ void emu_count_flag(const emu_thread *t, const void *p, int store, int strong, i
     if (emu_decode_generic(emu_cur, p, &c, &off))
         space = c == t->cta ? DSM_FLAG_OWN_SMEM : DSM_FLAG_PEER_SMEM;
     of(t)->flags[store ? DSM_FLAG_STORE : DSM_FLAG_LOAD][strong ? DSM_FLAG_STRONG : DSM_FLAG_RELAXED][scope][space]++;
+    if (store || strong) /* a flag store, or an acquire (a wait for a flag) */
+        emu_count_sync(t);
 }
 
 void emu_count_cluster_arrive(const emu_thread *t, int relaxed)
 {
+    emu_count_sync(t);
     if (relaxed)
         of(t)->cluster_arrives_relaxed++;
     else
@@ -195,9 +283,17 @@ void emu_count_cluster_arrive(const emu_thread *t, int relaxed)
 
 void emu_count_fence(const emu_thread *t) { of(t)->fences++; }
 
-void emu_count_remote_arrive(const emu_thread *t) { of(t)->mbarrier_remote_arrives++; }
+void emu_count_remote_arrive(const emu_thread *t)
+{
+    emu_count_sync(t);
+    of(t)->mbarrier_remote_arrives++;
+}
 
-void emu_count_async_issue(const emu_thread *t, uint32_t bytes) { of(t)->async_out_bytes += bytes; }
+void emu_count_async_issue(const emu_thread *t, uint32_t bytes)
+{
+    moved(t, 0, 0);
+    of(t)->async_out_bytes += bytes;
+}
 
 void emu_count_async_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes)
 {
@@ -206,6 +302,7 @@ void emu_count_async_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes)
 
 void emu_count_bulk_g2s_issue(const emu_thread *t, const void *src, uint32_t bytes)
 {
+    moved(t, 0, 0);
     of(t)->bulk_g2s_issued_bytes += bytes;
     gmem_use(block_of(emu_cur, t->cta), src, bytes, 0);
 }
@@ -217,6 +314,7 @@ void emu_count_bulk_g2s_landed(emu_launch *L, const emu_cta *dst, uint32_t bytes
 
 void emu_count_bulk_s2g_issue(const emu_thread *t, const void *dst, uint32_t bytes)
 {
+    moved(t, 0, 0);
     of(t)->bulk_s2g_bytes += bytes;
     gmem_use(block_of(emu_cur, t->cta), dst, bytes, 1);
 }
@@ -252,7 +350,11 @@ bool dsm_emu_last_counts_total(dsm_emu_counts *out)
         ADD(smem_ld_ops); ADD(smem_st_ops); ADD(dsmem_ld_ops); ADD(dsmem_st_ops); ADD(gmem_ld_ops); ADD(gmem_st_ops);
         ADD(cluster_arrives_release); ADD(cluster_arrives_relaxed);
         ADD(syncthreads); ADD(mbarrier_phases); ADD(mbarrier_remote_arrives); ADD(fences);
+        ADD(threads_active); ADD(warps_active);
 #undef ADD
+        if (k.ld_burst_max && (!out->ld_burst_max || k.ld_burst_min < out->ld_burst_min))
+            out->ld_burst_min = k.ld_burst_min;
+        out->ld_burst_max = k.ld_burst_max > out->ld_burst_max ? k.ld_burst_max : out->ld_burst_max;
         out->cluster_waits_min = k.cluster_waits_min < out->cluster_waits_min ? k.cluster_waits_min
                                                                               : out->cluster_waits_min;
         out->cluster_waits_max = k.cluster_waits_max > out->cluster_waits_max ? k.cluster_waits_max

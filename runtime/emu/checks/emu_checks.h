@@ -51,6 +51,11 @@ void emu_lifetime_note_copy_out(emu_thread *t, emu_cta *owner, size_t off, const
 /* Checks and records a kernel's access of kind `kind` to global bytes [a, a+n), which lie in one buffer;
  * false after a report. */
 bool emu_race_global(emu_launch *L, emu_thread *t, const void *a, unsigned n, int kind, const emu_site *site);
+/* The first word of global bytes [a, a+n) last written by a generic store (or atomic) of a thread of this cluster
+ * that executed no fence.proxy.async.global since: its CTA, thread, site and byte offset in its buffer; false
+ * when there is none. */
+bool emu_global_unfenced_write(emu_launch *L, const void *a, unsigned n, uint32_t *cta, uint32_t *tid, emu_site *site,
+                               size_t *byte_off);
 /* Forgets every access (a new schedule starts); with `release`, frees the shadow (the launch ends). */
 void emu_global_race_reset(bool release);
 
@@ -84,7 +89,8 @@ void emu_mbarrier_check_init_visible(emu_launch *L, emu_thread *t, emu_mbarrier 
 
 /* ---- parity.c ---- */
 /* Thread t's wait for `parity` on m just succeeded: a wait satisfied by a phase this thread had already
- * waited for is reported (a stale parity) and ends the launch. */
+ * waited for, once the next phase has begun (an arrive, expect_tx or bytes on it) or the thread released anything
+ * since, is reported (a stale parity) and ends the launch; otherwise the second wait is legal. */
 void emu_parity_check(emu_launch *L, emu_thread *t, emu_mbarrier *m, uint32_t parity);
 void emu_parity_free(emu_mbarrier *m);
 /* Before a deadlock report: a blocked wait that skipped a phase its thread should have taken is reported
@@ -105,6 +111,8 @@ void emu_count_gmem_atom(const emu_thread *t, const void *p);
 /* A flag access at p: store or load, strong (acquire/release) or relaxed, scope DSM_FLAG_CLUSTER/GPU/SYS. */
 void emu_count_flag(const emu_thread *t, const void *p, int store, int strong, int scope);
 void emu_count_cluster_arrive(const emu_thread *t, int relaxed);
+/* A barrier or wait by t (__syncthreads, cluster wait, mbarrier arrive or wait): its run of loads in flight ends. */
+void emu_count_sync(const emu_thread *t);
 void emu_count_fence(const emu_thread *t);
 void emu_count_remote_arrive(const emu_thread *t);
 /* A bulk copy or st.async into a peer: issued by t; landed in dst. */

@@ -93,3 +93,34 @@ bool emu_race_global(emu_launch *L, emu_thread *t, const void *a, unsigned n, in
     }
     return true;
 }
+
+bool emu_global_unfenced_write(emu_launch *L, const void *a, unsigned n, uint32_t *cta, uint32_t *tid, emu_site *site,
+                               size_t *byte_off)
+{
+    const unsigned char *start;
+    size_t bytes;
+    if (!emu_global_find(a, n, &start, &bytes))
+        return false;
+    gbuf *g = buf_of(start, bytes);
+    if (!g)
+        return false;
+    size_t off = (size_t)((const unsigned char *)a - start);
+    for (size_t w = off / 4; w < (off + n + 3) / 4; w++) {
+        const emu_shadow *ch = g->chunk[w / CHUNK_WORDS];
+        if (!ch)
+            continue;
+        const emu_access *x = &ch[w % CHUNK_WORDS].w;
+        /* a generic write of a thread of this cluster (the threads of earlier clusters are gone) */
+        if (!(x->flags & ACC_VALID) || (x->flags & ACC_ASYNC) || x->cl != L->cl_seq || x->cta >= L->cluster.ncta)
+            continue;
+        const emu_thread *wt = &L->cluster.ctas[x->cta].threads[x->tid];
+        if ((wt->proxy_fences_global & 0xFu) == (uint32_t)(x->pfence >> 4)) {
+            *cta = x->cta;
+            *tid = x->tid;
+            *site = emu_site_of(x->site);
+            *byte_off = w * 4;
+            return true;
+        }
+    }
+    return false;
+}

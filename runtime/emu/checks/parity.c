@@ -1,4 +1,4 @@
-/* parity.c: stale parity: a wait on an mbarrier that returns because of a phase its thread has already waited for (the same parity twice in a row) lets the thread read data that has not landed. */
+/* parity.c: stale parity: a wait on an mbarrier that returns because of a phase its thread has already waited for (the same parity twice in a row) while the next phase has begun lets the thread read data that has not landed. */
 #include <stdlib.h>
 
 #include "emu_checks.h"
@@ -6,6 +6,7 @@
 /* What one thread's last successful wait on one mbarrier matched. */
 typedef struct emu_wait_seen {
     uint32_t phase1;            /* 1 + the phase that satisfied it, 0: none yet */
+    uint32_t epoch;             /* the thread's release epoch then */
     emu_site site;
 } emu_wait_seen;
 
@@ -58,9 +59,14 @@ void emu_parity_check(emu_launch *L, emu_thread *t, emu_mbarrier *m, uint32_t pa
             return;
     }
     emu_wait_seen *s = &m->seen[t->tid];
-    if (s->phase1 == matched + 1)
+    /* Waiting again on the phase it already took is legal while nothing began the next one (no arrive, no
+     * expect_tx, no bytes landed) and the thread released nothing since (a release tells a producer the
+     * phase's data were consumed): the data are still there. Otherwise the wait meant the next phase. */
+    bool next_begun = m->pending != m->expected || m->tx != 0 || t->epoch != s->epoch;
+    if (s->phase1 == matched + 1 && next_begun)
         report_stale(L, t, m, parity, matched, &s->site);
     s->phase1 = matched + 1;
+    s->epoch = t->epoch;
     s->site = t->site;
 }
 

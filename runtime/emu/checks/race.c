@@ -443,7 +443,7 @@ bool emu_race_unfenced_write(emu_launch *L, emu_cta *c, size_t off, uint32_t byt
         const emu_access *a = &c->shadow[w].w;
         if (!(a->flags & ACC_VALID) || (a->flags & ACC_ASYNC) || a->cta != c->rank)
             continue;
-        if ((uint8_t)c->threads[a->tid].proxy_fences == a->pfence) {
+        if ((c->threads[a->tid].proxy_fences & 0xFu) == (a->pfence & 0xFu)) {
             *tid = a->tid;
             *site = emu_site_of(a->site);
             *word_off = w * 4;
@@ -478,7 +478,7 @@ bool emu_race_word(emu_launch *L, emu_thread *t, const emu_mem *mem, emu_shadow 
     emu_access now = {t->cta->vc[t->cta->rank], t->arrivals, t->epoch, t->syncs, L->cl_seq, emu_site_id(site),
                       (uint16_t)t->tid, (uint16_t)t->waits, (uint8_t)t->cta->rank,
                       (uint8_t)(ACC_VALID | (atomic ? ACC_ATOMIC : 0) | (async ? ACC_ASYNC : 0)), 0xF,
-                      (uint8_t)t->proxy_fences};
+                      (uint8_t)((t->proxy_fences & 0xFu) | (t->proxy_fences_global & 0xFu) << 4)};
     if (kind == DSM_EMU_ATOM_LD)
         kind = DSM_EMU_LD;
     if (async)

@@ -9,7 +9,8 @@
 /* What the engine (and a mechanism that must reach one above it) calls through: api/launch.c fills it
  * before every launch. Every entry is set. */
 typedef struct emu_hooks {
-    /* Nothing can run: land what the mechanisms hold in flight; whether anything changed. */
+    /* Land what the mechanisms hold in flight (all of it, or one operation, as the schedule says): when
+     * nothing can run, and between turns in a random schedule; whether anything landed. */
     bool (*progress)(emu_launch *L);
     /* Whether spinning thread t's last flag poll would read what it read then (it stays asleep). */
     bool (*poll_unchanged)(emu_launch *L, const emu_thread *t);
@@ -40,6 +41,9 @@ void emu_cluster_free(emu_launch *L);
 void emu_block(emu_thread *t, emu_thread_state state);
 void emu_wake(emu_thread *t);
 void emu_yield(emu_thread *t);
+/* A point where the interleaving schedules (interleave; random, one time in eight) let another thread run:
+ * remote accesses, bulk-copy and st.async issue. */
+void emu_schedule_point(emu_thread *t);
 /* CTA c's static shared memory is the live one in the kernel unit's section. */
 void emu_activate_cta(emu_launch *L, emu_cta *c);
 

@@ -59,6 +59,14 @@ static void to_scheduler(emu_thread *t)
     /* resumed: the scheduler made us current again */
 }
 
+void emu_schedule_point(emu_thread *t)
+{
+    emu_launch *L = emu_cur;
+    if (L->sched.kind == EMU_SCHED_INTERLEAVE ||
+        (L->sched.kind == EMU_SCHED_RANDOM && (L->switches * 2654435761u + t->tid) % 8 == 0))
+        emu_yield(t);
+}
+
 void emu_block(emu_thread *t, emu_thread_state state)
 {
     t->state = state;
@@ -274,9 +282,13 @@ dsm_error_t emu_run_cluster(emu_launch *L)
 
     uint32_t last = L->sched.kind == EMU_SCHED_INTERLEAVE ? cl->ncta - 1 : 0;
     for (;;) {
+        /* a random schedule also lands copies in flight between two threads' turns, one at a time */
+        if (L->sched.kind == EMU_SCHED_RANDOM && L->cluster.nops && (rng_next(&L->land_rng) & 3) == 0)
+            (void)emu_hook.progress(L);
         emu_thread *t = pick(L, &last);
-        /* nothing can run: copies in flight land, pollers whose flag changed wake */
-        if (!t && (emu_hook.progress(L) || wake_spinners(L)))
+        /* nothing can run: copies in flight land (all, or one at a time, as the schedule says), pollers whose
+         * flag changed wake */
+        while (!t && (emu_hook.progress(L) || wake_spinners(L)))
             t = pick(L, &last);
         if (!t)
             break;

@@ -197,6 +197,24 @@ static _Noreturn void report_exit_in_flight(emu_cta *c, const emu_async_op *op)
     emu_abort_launch();
 }
 
+/* Whether the CTA that sent op's source (a shared one) knows the copy completed: it acquired the clock of the CTA
+ * whose wait saw the completion, as of that wait (a relaxed cluster barrier after the wait carries nothing). */
+static bool sender_knows(const emu_launch *L, const emu_async_op *op)
+{
+    return op->src_cta < 0 || op->obs_cta == op->src_cta || L->cluster.ctas[op->src_cta].vc[op->obs_cta] >= op->obs_epoch;
+}
+
+/* Drops the operations that landed, that a wait saw complete and whose sender knows it (keeping issue order). */
+static void drop_finished(emu_launch *L)
+{
+    emu_cluster *cl = &L->cluster;
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < cl->nops; i++)
+        if (!(cl->ops[i].done && cl->ops[i].observed && sender_knows(L, &cl->ops[i])))
+            cl->ops[k++] = cl->ops[i];
+    cl->nops = k;
+}
+
 /* Completes, in issue order, the operations in flight on mbarrier `mbar` (or any: -1) that read from or
  * write into CTA `cta` (or any: -1); whether any completed. With a CTA (it exits), any copy into or out
  * of it that no wait saw complete is reported instead. */
@@ -217,19 +235,43 @@ static bool complete_where(emu_launch *L, int mbar, int cta)
         complete(L, op);
         any = true;
     }
-    /* drop the ones from the front that landed and that a wait saw complete */
-    uint32_t k = 0;
-    while (k < cl->nops && cl->ops[k].done && cl->ops[k].observed)
-        k++;
-    if (k) {
-        memmove(cl->ops, cl->ops + k, (cl->nops - k) * sizeof *cl->ops);
-        cl->nops -= k;
-    }
+    drop_finished(L);
     return any;
 }
 
 void emu_async_complete_for_mbarrier(emu_launch *L, uint32_t mbar) { complete_where(L, (int)mbar, -1); }
 bool emu_async_complete_all(emu_launch *L) { return complete_where(L, -1, -1); }
+
+/* The ascending schedule lands every copy on a barrier, in issue order, when a thread waits on it; the others
+ * leave the copies in flight until they land one at a time (emu_async_progress), so that a copy issued later
+ * (a peer a round ahead) may land before one issued earlier. */
+void emu_async_land_on_wait(emu_launch *L, uint32_t mbar)
+{
+    if (L->sched.kind == EMU_SCHED_ASC)
+        emu_async_complete_for_mbarrier(L, mbar);
+}
+
+bool emu_async_progress(emu_launch *L)
+{
+    if (L->sched.kind == EMU_SCHED_ASC)
+        return emu_async_complete_all(L);
+    emu_cluster *cl = &L->cluster;
+    uint32_t pending = 0;
+    for (uint32_t i = 0; i < cl->nops; i++)
+        pending += !cl->ops[i].done;
+    if (!pending)
+        return false;
+    /* desc and interleave: the newest first; random: any */
+    uint32_t k = L->sched.kind == EMU_SCHED_RANDOM ? (uint32_t)(L->land_rng % pending) : pending - 1;
+    L->land_rng = L->land_rng * 6364136223846793005ull + 1442695040888963407ull;
+    for (uint32_t i = 0; i < cl->nops; i++)
+        if (!cl->ops[i].done && k-- == 0) {
+            complete(L, &cl->ops[i]);
+            break;
+        }
+    drop_finished(L);
+    return true;
+}
 void emu_async_complete_for_cta(emu_launch *L, uint32_t cta) { complete_where(L, -1, (int)cta); }
 
 void emu_async_observe(emu_launch *L, emu_thread *t, uint32_t mbar)
@@ -241,6 +283,8 @@ void emu_async_observe(emu_launch *L, emu_thread *t, uint32_t mbar)
         if (op->mbar != mbar || !op->done || op->observed || op->phase >= phase)
             continue;
         op->observed = true;
+        op->obs_cta = (int32_t)t->cta->rank;
+        op->obs_epoch = t->cta->vc[t->cta->rank];
         /* the sender's memory is free again only once the sender learns of this wait */
         if (op->src_cta >= 0 && op->src_cta != (int32_t)t->cta->rank)
             emu_lifetime_note_copy_out(t, &cl->ctas[op->src_cta], op->src_off, &op->site);
@@ -257,17 +301,26 @@ void emu_async_check_plain(emu_launch *L, emu_thread *t, emu_cta *owner, size_t 
         return;
     for (uint32_t i = 0; i < cl->nops; i++) {
         emu_async_op *op = &cl->ops[i];
-        /* landed is not enough: its sender knows the copy is over only through the receiver's wait */
-        if (op->observed || op->src_cta != (int32_t)owner->rank ||
-            !overlaps(off, n, op->src_off, op->bytes))
+        /* landed is not enough: its sender knows the copy is over only through the receiver's wait, and only
+         * once something the receiver released after that wait reached the sender */
+        if (op->src_cta != (int32_t)owner->rank || !overlaps(off, n, op->src_off, op->bytes) ||
+            (op->observed && sender_knows(L, op)))
             continue;
         if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,
-                             "the source of a bulk copy is rewritten before the copy completed")) {
+                             op->observed ? "the source of a bulk copy is rewritten before its sender knows the copy "
+                                            "completed"
+                                          : "the source of a bulk copy is rewritten before the copy completed")) {
             emu_report_who(L, t);
             emu_report_site("where", *site);
             emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", owner->rank, off);
-            emu_report_line("copy", "issued by rank %u thread %u, %u bytes into rank %u, still in flight:",
-                            op->issuer_cta, op->issuer_tid, op->bytes, op->dst_cta);
+            if (op->observed)
+                emu_report_line("copy", "issued by rank %u thread %u, %u bytes into rank %u, which waited for it; "
+                                        "nothing rank %u released after that wait reached this thread (a relaxed "
+                                        "cluster barrier releases nothing):",
+                                op->issuer_cta, op->issuer_tid, op->bytes, op->dst_cta, op->obs_cta);
+            else
+                emu_report_line("copy", "issued by rank %u thread %u, %u bytes into rank %u, still in flight:",
+                                op->issuer_cta, op->issuer_tid, op->bytes, op->dst_cta);
             emu_report_site("", op->site);
             emu_report_line("why", "a bulk copy reads its source at some time between its issue and the "
                                    "completion of its mbarrier phase, not at the issue");
@@ -346,6 +399,7 @@ static void push(emu_thread *t, uint32_t dst, const void *src, uint32_t bytes, u
     emu_mbarrier_check_init_visible(L, t, m, what);
     emu_check_cta_started(L, t, dc, &t->site);
     emu_async_issue(L, t, dc, doff, sc, soff, NULL, bytes, m);
+    emu_schedule_point(t);
 }
 
 void dsm_emu_cp_async_bulk(uint32_t dst, const void *src, uint32_t bytes, uint32_t cluster_bar, const char *file,
@@ -382,4 +436,5 @@ void dsm_emu_st_async(uint32_t dst, const void *val, unsigned bytes, uint32_t cl
     emu_mbarrier_check_init_visible(L, t, m, "st.async");
     emu_check_cta_started(L, t, dc, &t->site);
     emu_async_issue(L, t, dc, doff, NULL, 0, val, bytes, m);
+    emu_schedule_point(t);
 }

@@ -62,6 +62,8 @@ void dsm_emu_syncthreads(const char *file, int line)
     emu_thread *t = emu_me(file, line);
     emu_launch *L = emu_cur;
     emu_cta *c = t->cta;
+    if (emu_counts_on)
+        emu_count_sync(t);
     c->bar_arrived++;
     t->state = EMU_AT_SYNCTHREADS;
     syncthreads_try_complete(L, c);
@@ -144,6 +146,8 @@ void dsm_emu_barrier_cluster_wait(const char *file, int line)
 {
     emu_thread *t = emu_me(file, line);
     emu_launch *L = emu_cur;
+    if (emu_counts_on)
+        emu_count_sync(t);
     if (!t->arrived_pending) {
         report_cluster_misuse(L, t, DSM_REPORT_WAIT_WITHOUT_ARRIVE,
                               "barrier.cluster.wait without an arrive before it",

@@ -56,6 +56,39 @@ void emu_bulk_cluster_free(emu_launch *L)
 
 static bool overlaps(uintptr_t a, size_t an, uintptr_t b, size_t bn) { return a < b + bn && b < a + an; }
 
+/* The global source of a copy global -> shared: a generic write to it needs fence.proxy.async.global by its
+ * thread first, and every write to it must happen before the issue (the copy reads it from then on). */
+static void check_global_source_ordered(emu_launch *L, emu_thread *t, const char *what, const void *src,
+                                        uint32_t bytes)
+{
+    uint32_t wcta, wtid;
+    emu_site wsite;
+    size_t woff, idx = 0, size = 0;
+    const unsigned char *start = NULL;
+    if (emu_global_unfenced_write(L, src, bytes, &wcta, &wtid, &wsite, &woff)) {
+        (void)emu_global_nearest(src, &idx, &start, &size);
+        if (emu_report_begin(DSM_REPORT_RACE_READ_WRITE, dsmErrorRaceDetected,
+                             "%s reads global memory written by ordinary stores with no fence.proxy.async.global "
+                             "in between", what)) {
+            emu_report_who(L, t);
+            emu_report_site("where", t->site);
+            emu_report_line("memory", "buffer %zu, byte %zu, the copy's source", idx, woff);
+            emu_report_line("written", "by rank %u thread %u, with no dsm_fence_proxy_async_global after it:", wcta,
+                            wtid);
+            emu_report_site("", wsite);
+            emu_report_line("why", "bulk copies read through the async proxy, which does not see the generic "
+                                   "proxy's writes in order without a proxy fence");
+            emu_report_line("on GPU", "no error: the copy may load stale bytes, rarely and depending on timing");
+            emu_report_line("fix", "every thread that wrote the source calls dsm_fence_proxy_async_global() after "
+                                   "its writes and before the barrier or release that lets the copy start");
+            emu_report_end();
+        }
+        emu_abort_launch();
+    }
+    if (!emu_race_global(L, t, src, bytes, DSM_EMU_LD, &t->site))
+        emu_abort_launch();
+}
+
 /* Size and alignment, the rules every bulk copy shares. */
 static void check_size_align(emu_thread *t, const char *what, uint32_t bytes, const char *dst_name, uintptr_t dst,
                              const char *src_name, uintptr_t src)
@@ -225,6 +258,7 @@ void dsm_emu_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *bar,
         bars[r] = m;
         check_store_source_not_overwritten(t, dc, doff, bytes);
     }
+    check_global_source_ordered(L, t, what, src, bytes);
     if (emu_counts_on)   /* one read of global memory, whatever the mask */
         emu_count_bulk_g2s_issue(t, src, bytes);
     /* one op per receiver: each lands and completes on its own CTA's barrier */
@@ -251,6 +285,7 @@ void dsm_emu_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *bar,
             S.mcast_bar[idx] = 1;
         }
     }
+    emu_schedule_point(t);
 }
 
 void emu_bulk_stuck_hint(emu_launch *L, const emu_mbarrier *m)
@@ -360,8 +395,9 @@ void dsm_emu_bulk_wait_group(uint32_t n, int read, const char *file, int line)
 
 void dsm_emu_fence_proxy_async_global(const char *file, int line)
 {
-    /* global memory is not shadowed (runtime/README.md, limits): nothing to record */
-    (void)emu_me(file, line);
+    /* the thread's generic writes to global memory so far are seen by the async proxy (a bulk copy's reads) */
+    emu_thread *t = emu_me(file, line);
+    t->proxy_fences_global++;
 }
 
 void emu_bulk_store_check_smem_write(emu_launch *L, emu_thread *t, emu_cta *owner, size_t off, unsigned n,

@@ -29,6 +29,11 @@ void emu_async_issue(emu_launch *L, emu_thread *t, emu_cta *dc, size_t doff, emu
 void emu_async_complete_for_mbarrier(emu_launch *L, uint32_t mbar);
 /* Completes every operation in flight; whether there was one. */
 bool emu_async_complete_all(emu_launch *L);
+/* A thread waits on mbarrier `mbar` (emu_hook.mbarrier_wait): the ascending schedule lands its copies now. */
+void emu_async_land_on_wait(emu_launch *L, uint32_t mbar);
+/* emu_hook.progress: the ascending schedule lands every operation in flight, the others one (desc and
+ * interleave the newest, random any); whether one landed. */
+bool emu_async_progress(emu_launch *L);
 /* Before CTA `cta` exits: a copy into it or out of it that no wait saw complete is a lifetime hazard. */
 void emu_async_complete_for_cta(emu_launch *L, uint32_t cta);
 /* Thread t's wait on mbarrier `mbar` succeeded: the copies that landed in a completed phase are seen. */

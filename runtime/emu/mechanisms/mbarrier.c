@@ -116,6 +116,8 @@ uint64_t dsm_emu_mbarrier_arrive(uint64_t *bar, uint32_t tx_bytes, const char *f
     emu_mbarrier *m = local_bar(t, bar, true);
     emu_mbarrier_check_init_visible(emu_cur, t, m, tx_bytes ? "mbarrier.arrive.expect_tx" : "mbarrier.arrive");
     uint64_t token = m->phase;
+    if (emu_counts_on)
+        emu_count_sync(t);
     arrive(t, m, tx_bytes);
     return token;
 }
@@ -126,6 +128,8 @@ bool dsm_emu_mbarrier_try_wait_parity(uint64_t *bar, uint32_t parity, const char
     emu_launch *L = emu_cur;
     emu_mbarrier *m = local_bar(t, bar, true);
     emu_mbarrier_check_init_visible(L, t, m, "mbarrier.try_wait");
+    if (emu_counts_on)
+        emu_count_sync(t);
     uint32_t idx = (uint32_t)(m - L->cluster.mbars);
     bool first_try = t->spin_bar != bar || t->spin_parity != parity;
     /* a copy completing on this barrier lands, at the latest, when someone waits for it */

@@ -149,12 +149,8 @@ static emu_cta *target_cta(emu_thread *t, uint32_t addr, size_t *off, unsigned b
 /* Remote accesses give other threads a chance to run first under the interleaving schedules. */
 static void maybe_yield(emu_thread *t, emu_cta *owner)
 {
-    emu_launch *L = emu_cur;
-    if (L->sched.kind == EMU_SCHED_INTERLEAVE ||
-        (L->sched.kind == EMU_SCHED_RANDOM && (L->switches * 2654435761u + t->tid) % 8 == 0)) {
-        (void)owner;
-        emu_yield(t);
-    }
+    (void)owner;
+    emu_schedule_point(t);
 }
 
 void dsm_emu_access(enum dsm_emu_access kind, uint32_t addr, void *val, unsigned bytes, const char *file, int line)

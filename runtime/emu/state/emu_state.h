@@ -79,7 +79,7 @@ typedef struct emu_access {   /* 32 bytes: a shadow word is 64 */
     uint16_t waits;   /* the accessing thread's completed cluster waits (modulo 2^16) */
     uint8_t cta, flags;
     uint8_t mask;     /* which bytes of the word */
-    uint8_t pfence;   /* the accessing thread's fence.proxy.async count (modulo 256) */
+    uint8_t pfence;   /* the accessing thread's fence.proxy.async counts, modulo 16: .shared::cta (low 4 bits), .global */
 } emu_access;
 typedef struct emu_shadow {
     emu_access w, r;
@@ -122,7 +122,8 @@ typedef struct emu_thread {
     const void *last_read;      /* the shadow word of its last checked load: a store to the same word */
                                 /* next makes a read-modify-write */
     uint32_t epoch;             /* its own release epoch: +1 at every release it makes */
-    uint16_t proxy_fences;      /* fence.proxy.async executed (beside what every checked access reads) */
+    uint16_t proxy_fences;      /* fence.proxy.async.shared::cta executed (beside what every checked access reads) */
+    uint16_t proxy_fences_global; /* fence.proxy.async.global executed */
     emu_tclock known;           /* the epochs of CTA mates it acquired */
     /* fences (mechanisms/flags.c, checks/mbarrier_init.c, checks/gpu_order.c) */
     bool fenced;                /* a fence.acq_rel since its last release: a relaxed store or arrive releases */
@@ -222,6 +223,8 @@ typedef struct emu_async_op {
     emu_site site;
     bool done;                  /* landed (and its bytes completed on the mbarrier) */
     bool observed;              /* a wait on its mbarrier saw the phase it landed in complete */
+    int32_t obs_cta;            /* ... the CTA of the first such wait, and that CTA's clock then: the sender may */
+    uint32_t obs_epoch;         /* reuse the source once it acquired that clock (or later) */
     uint32_t phase;             /* the mbarrier phase its bytes counted toward (set when it landed) */
     const unsigned char *gsrc;  /* a copy from global memory (bulk_global.c): its source, or NULL */
     bool multicast;             /* ... issued with .multicast::cluster (one op per CTA of the mask) */
@@ -258,6 +261,7 @@ typedef struct emu_launch {
     fiber sched_ctx;
     emu_thread *running;
     uint64_t rng;
+    uint64_t land_rng;          /* a random schedule's choices of which copy in flight lands when */
     sigjmp_buf abort_jmp;
     volatile int aborting;
     uint64_t switches;

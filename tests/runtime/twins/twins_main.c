@@ -34,6 +34,14 @@ DSM_DECLARE_KERNEL(flush_bins);
 DSM_DECLARE_KERNEL(mcast_ring);
 DSM_DECLARE_KERNEL(bulk_load);
 DSM_DECLARE_KERNEL(bulk_store);
+DSM_DECLARE_KERNEL(second_wait);
+DSM_DECLARE_KERNEL(source_rewrite);
+DSM_DECLARE_KERNEL(g2s_generic_source);
+DSM_DECLARE_KERNEL(g2s_peer_source);
+DSM_DECLARE_KERNEL(count_relaxed_rendezvous);
+DSM_DECLARE_KERNEL(count_release_rendezvous);
+DSM_DECLARE_KERNEL(partial_after_own_arrive);
+DSM_DECLARE_KERNEL(partial_before_own_arrive);
 
 #define BINS_PER_CTA 16
 /* launches per case: 20 on a GPU (races show only sometimes), TWINS_REPEATS to change */
@@ -535,6 +543,61 @@ static int flush(int bounded)
     return 0;
 }
 
+/* The copy-source and second-wait twins (copy_sources.cu): REPEATS launches of k on 132 CTAs of 32 threads in
+ * clusters of `cluster`, out and the global scratch zeroed before each; out[block * 32 + lane] must be base + lane. */
+static int words32(dsm_kernel_t k, unsigned cluster, int variant, uint32_t base)
+{
+    enum { CTAS = 132, LANES = 32 };
+    uint32_t *out = dev(CTAS * LANES * 4), *g = dev(CTAS * LANES * 4), *h = malloc(CTAS * LANES * 4);
+    void *args[] = {&out, &g, &variant};
+    int failed = 0, wrong_runs = 0;
+    long wrong = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(out, 0, CTAS * LANES * 4);
+        dsm_memset(g, 0, CTAS * LANES * 4);
+        if (launch(CTAS, LANES, cluster, k, args) != dsmSuccess) {
+            failed++;
+            continue;
+        }
+        dsm_memcpy_to_host(h, out, CTAS * LANES * 4);
+        long w = 0;
+        for (int i = 0; i < CTAS * LANES; i++)
+            w += h[i] != base + (uint32_t)(i % LANES);
+        wrong += w;
+        wrong_runs += w > 0;
+    }
+    printf("result: %d of %d launches failed; %ld wrong words in %d launches\n", failed, REPEATS, wrong, wrong_runs);
+    free(h);
+    return 0;
+}
+
+/* The CTA-order twins (cta_order.cu): REPEATS launches on 132 CTAs of 64 threads in clusters of 2; each CTA's
+ * thread 0 writes out[block], which must be `want`. */
+static int cta_order(dsm_kernel_t k, uint32_t want)
+{
+    enum { CTAS = 132 };
+    uint32_t *out = dev(CTAS * 4), h[CTAS];
+    void *args[] = {&out};
+    int failed = 0, wrong_runs = 0;
+    long wrong = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        dsm_memset(out, 0, sizeof h);
+        if (launch(CTAS, 64, 2, k, args) != dsmSuccess) {
+            failed++;
+            continue;
+        }
+        dsm_memcpy_to_host(h, out, sizeof h);
+        long w = 0;
+        for (int i = 0; i < CTAS; i++)
+            w += h[i] != want;
+        wrong += w;
+        wrong_runs += w > 0;
+    }
+    printf("result: %d of %d launches failed; %ld wrong CTA totals in %d launches\n", failed, REPEATS, wrong,
+           wrong_runs);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
@@ -597,6 +660,18 @@ int main(int argc, char **argv)
     if (!strcmp(c, "gpu_flag_fenced")) return gpu_handoff(2);
     if (!strcmp(c, "flush_past_bins")) return flush(0);
     if (!strcmp(c, "flush_bounded")) return flush(1);
+    if (!strcmp(c, "second_wait_untouched")) return words32(DSM_KERNEL(second_wait), 1, 0, 14);
+    if (!strcmp(c, "second_wait_rearmed")) return words32(DSM_KERNEL(second_wait), 1, 1, 14);
+    if (!strcmp(c, "source_rewrite_relaxed")) return words32(DSM_KERNEL(source_rewrite), 2, 0, 100);
+    if (!strcmp(c, "source_rewrite_release")) return words32(DSM_KERNEL(source_rewrite), 2, 1, 100);
+    if (!strcmp(c, "g2s_unfenced")) return words32(DSM_KERNEL(g2s_generic_source), 1, 0, 200);
+    if (!strcmp(c, "g2s_fenced")) return words32(DSM_KERNEL(g2s_generic_source), 1, 1, 200);
+    if (!strcmp(c, "g2s_peer_after_arrive")) return words32(DSM_KERNEL(g2s_peer_source), 2, 1, 300);
+    if (!strcmp(c, "g2s_peer_before_arrive")) return words32(DSM_KERNEL(g2s_peer_source), 2, 0, 300);
+    if (!strcmp(c, "cta_count_relaxed")) return cta_order(DSM_KERNEL(count_relaxed_rendezvous), 63);
+    if (!strcmp(c, "cta_count_release")) return cta_order(DSM_KERNEL(count_release_rendezvous), 63);
+    if (!strcmp(c, "cta_partial_after_arrive")) return cta_order(DSM_KERNEL(partial_after_own_arrive), 63 * 32);
+    if (!strcmp(c, "cta_partial_before_arrive")) return cta_order(DSM_KERNEL(partial_before_own_arrive), 63 * 32);
     fprintf(stderr, "twins: unknown case '%s'\n", c);
     return 2;
 }
