@@ -250,6 +250,35 @@ static void test_xchg_vec_dsmem_every_thread_loads_its_share(void **state)
     }
 }
 
+/* Little's law, the lesson of the chapter: a thread that waits for each load before it issues
+ * the next keeps one 16-byte load in flight. With at least two units per thread in an exchange,
+ * every thread that loads must issue two or more 16-byte loads before a store, a barrier or a
+ * wait (the emulator's ld_burst counters; the copy-in and copy-out around the exchanges are one
+ * load and one store each, so they never lengthen a run). One schedule: the counters are its. */
+static void test_xchg_vec_both_paths_keep_several_loads_in_flight_per_thread(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    int threads = 64 * (1 + (int)test_random_below(2)), n = 2;
+    int tile_bytes = 16 * n * threads * (1 + (int)test_random_below(2));  /* 2 or 4 units per thread */
+    for (int gmem = 0; gmem <= 1; ++gmem) {
+        assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
+        run_exchange(gmem, NEIGHBOUR, n, 1, tile_bytes, threads, 2);
+        dsm_emu_set_schedules(NULL);
+        for (uint32_t b = 0; b < (uint32_t)n; ++b) {
+            dsm_emu_counts c;
+            assert_true(dsm_emu_last_counts(b, &c));
+            if (c.ld_burst_min < 2)
+                fail_msg("xchg_vec_%s, %d threads, %d units per thread: a thread of CTA %u never had more than %u "
+                         "16-byte load(s) in flight (the most of any thread: %u): issue several loads into registers "
+                         "before the first store, and let every thread of the block do so",
+                         gmem ? "gmem" : "dsmem", threads, tile_bytes / 16 / threads, b, c.ld_burst_min,
+                         c.ld_burst_max);
+        }
+    }
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_xchg_vec_dsmem_moves_every_byte_for_all_three_patterns),
     cmocka_unit_test(test_xchg_vec_gmem_moves_every_byte_for_all_three_patterns),
@@ -257,6 +286,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_xchg_vec_tiles_larger_and_smaller_than_the_block),
     cmocka_unit_test(test_xchg_vec_uses_one_cluster_barrier_per_exchange),
     cmocka_unit_test(test_xchg_vec_dsmem_every_thread_loads_its_share),
+    cmocka_unit_test(test_xchg_vec_both_paths_keep_several_loads_in_flight_per_thread),
 };
 
 DSM_TEST_MAIN(tests)
