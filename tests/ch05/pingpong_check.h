@@ -19,13 +19,17 @@ typedef struct pp_launch {
     uint32_t clusters, threads, rounds;
     int with_trace; /* 0: pass trace = NULL, as the benchmark's timed runs do */
     int stale_slots; /* 1: each slot starts with the first token its owner will receive */
-    int fixed_first;      /* 1: every cluster's first token is first_token, not a random one */
+} pp_launch;
+
+/* What a few tests change about a launch's tokens (pp_run_and_check_ex). */
+typedef struct pp_tokens {
+    int fixed_first;       /* 1: every cluster's first token is first_token, not a random one */
     uint32_t first_token;
-    uint32_t delta;       /* what a test's probe adds to every token on its way (0: nothing): the
-                             receipt of hop h is then first + h + (h + 1) * delta */
+    uint32_t delta;        /* what a test's probe adds to every token on its way (0: nothing): the
+                              receipt of hop h is then first + h + (h + 1) * delta */
     const int *delta_used; /* if set and 0 after the launch, the probe found no token to add to
                               (the kernel sent them by a route it does not see): plain tokens expected */
-} pp_launch;
+} pp_tokens;
 
 enum { PP_MAX_CTAS = 8 }; /* the tests launch at most 4 clusters of 2 */
 
@@ -76,7 +80,7 @@ static inline void pp_expect_success(dsm_error_t err, const char *what, const ch
  * trace), then checks: the launch succeeded with no emulator report; every
  * receipt of every CTA holds exactly the token of its hop, in order; last[]
  * holds each CTA's final token. Returns the emulator's counts. */
-static inline pp_outcome pp_run_and_check(const pp_launch *l)
+static inline pp_outcome pp_run_and_check_ex(const pp_launch *l, const pp_tokens *x)
 {
     uint32_t ctas = 2u * l->clusters;
     size_t trace_words = (size_t)ctas * l->rounds;
@@ -91,8 +95,8 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     assert_non_null(trace);
     assert_non_null(last);
     test_fill_random_u32(first, l->clusters, 0, UINT32_MAX); /* wraps around sometimes: fine */
-    for (uint32_t c = 0; l->fixed_first && c < l->clusters; ++c)
-        first[c] = l->first_token;
+    for (uint32_t c = 0; x->fixed_first && c < l->clusters; ++c)
+        first[c] = x->first_token;
     test_fill_random_u32(garbage, trace_words + ctas, 0, UINT32_MAX);
     for (uint32_t b = 0; l->stale_slots && b < ctas; ++b)
         garbage[trace_words + b] = pp_expected(first[b / 2u], b % 2u, 0);
@@ -122,7 +126,7 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     pp_running_slots = d_slots;
     dsm_error_t err = dsm_launch_sync(&cfg, l->kernel, l->with_slots ? args_slots : args_plain);
     pp_running_slots = NULL;
-    uint32_t delta = l->delta_used && !*l->delta_used ? 0u : l->delta;
+    uint32_t delta = x->delta_used && !*x->delta_used ? 0u : x->delta;
     if (err != dsmSuccess || (test_on_emulator() && dsm_emu_last_report()->kind != DSM_REPORT_NONE))
         fail_msg("%s with %u cluster(s) of 2 CTAs x %u threads, %u round trips: launch returned %s, emulator "
                  "report: %s (above); repeat with DSM_SEED=%u",
@@ -188,6 +192,13 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     return out;
 }
 
+/* pp_run_and_check_ex with random first tokens and nothing added to them. */
+static inline pp_outcome pp_run_and_check(const pp_launch *l)
+{
+    const pp_tokens plain = {0, 0, 0, NULL};
+    return pp_run_and_check_ex(l, &plain);
+}
+
 /* A random launch: 1 to 3 clusters, 1 to 96 threads, 1 to 8 round trips
  * (the emulator runs every hop under several schedules: keep it small). */
 static inline pp_launch pp_random_launch(const char *name, dsm_kernel_t kernel, int with_slots)
@@ -217,11 +228,10 @@ static inline pp_outcome pp_run_all_schedules(const pp_launch *l)
 static inline void pp_expect_edge_tokens(pp_launch l)
 {
     static const uint32_t edges[] = {0u, 0xFFFFFFFFu, 0x7FFFFFFFu};
-    l.fixed_first = 1;
     l.rounds = 3;
     for (size_t k = 0; k < sizeof edges / sizeof edges[0]; ++k) {
-        l.first_token = edges[k];
-        pp_run_and_check(&l);
+        pp_tokens x = {1, edges[k], 0, NULL};
+        pp_run_and_check_ex(&l, &x);
     }
 }
 

@@ -1,68 +1,9 @@
 /* test_pingpong_seed.c: ch05.pingpong_seed: the deep dive's ping-pong (a cluster barrier per hop) delivers every token in order, through DSMEM and through global memory. */
 #include "pingpong_check.h"
+#include "pingpong_probe.h"
 
 DSM_DECLARE_KERNEL(pp_seed_dsmem);
 DSM_DECLARE_KERNEL(pp_seed_global);
-
-/* ---- the probe (test_pingpong_seed_probe.h): what travels, and when the fence comes ---- */
-
-/* While probe_delta is not 0, every 4-byte device-API store into shared memory (the DSMEM path's
- * token) carries its value plus probe_delta, and every fence adds probe_delta to the peer's slot
- * (the global path's token, stored before the fence). Each fence of CTA b < PROBE_CTAS also
- * records what the peer's slot held when it came. */
-enum { PROBE_CTAS = 2, PROBE_FENCES = 32 };
-static uint32_t probe_delta;
-static int probe_added; /* tokens the probe added probe_delta to in the launch */
-static int probe_fences[PROBE_CTAS];
-static uint32_t probe_seen[PROBE_CTAS][PROBE_FENCES];
-
-#ifndef DSM_BACKEND_CUDA
-void dsm_emu_access(int kind, uint32_t addr, void *val, unsigned bytes, const char *file, int line);
-void dsm_emu_fence(const char *file, int line);
-struct dsm_emu_thread_view {
-    dsm_dim3 thread_idx, block_idx, block_dim, grid_dim;
-};
-extern const struct dsm_emu_thread_view *dsm_emu_self;
-
-/* Called by the kernel in place of the emulator's device-API access (the probe header renames it). */
-void probe_pp_access(int kind, uint32_t addr, void *val, unsigned bytes, const char *file, int line);
-void probe_pp_access(int kind, uint32_t addr, void *val, unsigned bytes, const char *file, int line)
-{
-    uint32_t v;
-    if (probe_delta && kind == 1 /* DSM_EMU_ST of device_emu.h */ && bytes == 4) {
-        memcpy(&v, val, 4);
-        v += probe_delta;
-        val = &v;
-        probe_added++;
-    }
-    dsm_emu_access(kind, addr, val, bytes, file, line);
-}
-
-/* Called by the kernel in place of the emulator's fence. */
-void probe_pp_fence(const char *file, int line);
-void probe_pp_fence(const char *file, int line)
-{
-    unsigned b = dsm_emu_self->block_idx.x;
-    if (pp_running_slots && b < PROBE_CTAS) {
-        volatile uint32_t *peer = pp_running_slots + (b ^ 1u);
-        if (probe_fences[b] < PROBE_FENCES)
-            probe_seen[b][probe_fences[b]++] = *peer;
-        if (probe_delta) {
-            *peer += probe_delta;
-            probe_added++;
-        }
-    }
-    dsm_emu_fence(file, line);
-}
-#endif
-
-static void probe_reset(uint32_t delta)
-{
-    probe_delta = delta;
-    probe_added = 0;
-    memset(probe_fences, 0, sizeof probe_fences);
-    memset(probe_seen, 0, sizeof probe_seen);
-}
 
 static void test_pingpong_seed_dsmem_delivers_every_token_in_order(void **state)
 {
@@ -225,16 +166,8 @@ static void test_pingpong_seed_receivers_forward_the_token_they_read(void **stat
     assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
     for (int k = 0; k < 2; ++k) {
         pp_launch l = {names[k], kernels[k], k, 1, 1 + test_random_below(64), 2 + test_random_below(4), 1, 0};
-        l.delta = 0x10000u + test_random_below(0x10000u);
-        l.delta_used = &probe_added;
-        probe_reset(l.delta);
-        pp_run_and_check(&l);
-        if (!probe_added)
-            print_message("%s sends its tokens by plain stores: the probe sees only st.shared::cluster "
-                          "(dsm_st_shared_cluster_u32) and the fence after a slot's store; what it forwards "
-                          "is not checked\n", names[k]);
+        pp_expect_forwarded_tokens(l);
     }
-    probe_reset(0);
     dsm_emu_set_schedules(NULL);
 }
 
@@ -249,14 +182,13 @@ static void test_pingpong_seed_global_fences_after_the_store(void **state)
     assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
     pp_launch l = {"pp_seed_global", DSM_KERNEL(pp_seed_global), 1, 1, 1 + test_random_below(64),
                    2 + test_random_below(4), 1, 0};
-    l.fixed_first = 1;
-    l.first_token = test_random_below(0x40000000u);
+    pp_tokens x = {1, test_random_below(0x40000000u), 0, NULL};
     probe_reset(0);
-    pp_run_and_check(&l);
+    pp_run_and_check_ex(&l, &x);
     dsm_emu_set_schedules(NULL);
     for (uint32_t b = 0; b < PROBE_CTAS; ++b) {
         for (int i = 0; i < probe_fences[b]; ++i) {
-            uint32_t hop = 2u * (uint32_t)i + b, want = pp_token(l.first_token, hop, 0);
+            uint32_t hop = 2u * (uint32_t)i + b, want = pp_token(x.first_token, hop, 0);
             if (i < (int)l.rounds && probe_seen[b][i] != want)
                 fail_msg("pp_seed_global: at its fence of hop %u, CTA %u had not stored the token yet (the peer's "
                          "slot held %u, the token is %u): the deep dive stores, then fences, then meets at the "
