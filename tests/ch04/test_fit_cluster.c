@@ -90,6 +90,16 @@ static void test_fit_cluster_plan_matches_the_device_model_on_every_modelled_gpu
     for (int mi = 0; mi < test_model_count(); mi++) {
         const dsm_device_model *m = test_model_at(mi);
         setenv("DSM_EMU_DEVICE", m->name, 1);
+        /* every boundary of the rules, deterministically: shares of exactly the default 48 KB and 16 B
+         * more, exactly the opt-in limit and 16 B more, and the largest working set 16 CTAs hold */
+        const size_t edges[] = {48 * KB, 48 * KB + 16, m->smem_per_block_optin, m->smem_per_block_optin + 16,
+                                2 * m->smem_per_block_optin, 16 * m->smem_per_block_optin};
+        for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+            int t = threads[e % 5];
+            cluster_plan got = {0, 0, 0};
+            dsm_error_t err = fit_cluster_plan(DSM_KERNEL(fit_cluster_fill), t, edges[e], &got);
+            expect_plan(m->name, t, edges[e], expected_plan(m, t, edges[e]), got, err);
+        }
         for (int i = 0; i < 12; i++) {
             int t = threads[test_random_below(5)];
             size_t bytes = 4 * KB + 16 * (size_t)test_random_below(3 * 1024 * 1024 / 16);
