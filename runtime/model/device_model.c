@@ -118,6 +118,43 @@ static const dsm_device_model models[] = {
 
 #define MODEL_COUNT ((int)(sizeof models / sizeof models[0]))
 
+/* GPUs that do not exist: shapes no shipped Hopper has, for the tests of the
+ * occupancy lessons (a rule that holds on the four parts above by luck fails
+ * on one of these). Each keeps the Hopper rules and changes what its name
+ * says. */
+static const char *const mig_slice_names[] = {"MIG-like slice", NULL};
+static const char *const small_gpcs_names[] = {"small GPCs", NULL};
+static const char *const small_sms_names[] = {"small SMs", NULL};
+static const dsm_device_model hypothetical[] = {
+    {
+        /* A slice of a GPU: few SMs in three GPCs, one smaller than the others. */
+        .name = "MIG-like slice", .cuda_names = mig_slice_names, HOPPER_LIMITS,
+        .sm_count = 42, .gpc_count = 3, .sms_per_gpc = {16, 16, 10},
+        .sm_clock_mhz = 1980, .l2_bytes = 20 * MB,
+    },
+    {
+        /* GPCs of 6 SMs: no cluster above 6 CTAs fits at one CTA per SM. */
+        .name = "small GPCs", .cuda_names = small_gpcs_names, HOPPER_LIMITS,
+        .sm_count = 96, .gpc_count = 16, .sms_per_gpc = {6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6},
+        .sm_clock_mhz = 1980, .l2_bytes = 50 * MB,
+    },
+    {
+        /* Per-SM numbers of another size: 100 KB of shared memory per SM (99 KB per
+         * block), 1536 threads and 24 CTAs per SM, half the registers; uneven GPCs. */
+        .name = "small SMs", .cuda_names = small_sms_names, .cc_major = 9, .cc_minor = 0,
+        .smem_per_sm = 100 * KB, .smem_per_block_optin = 99 * KB, .smem_per_block_default = 48 * KB,
+        .smem_reserved_per_block = 1 * KB, .smem_granularity = 128,
+        .max_threads_per_sm = 1536, .max_threads_per_block = 1024, .max_ctas_per_sm = 24, .warp_size = 32,
+        .regs_per_sm = 32768, .regs_per_block = 32768, .reg_granularity_per_warp = 256,
+        .max_regs_per_thread = 255, .sub_partitions_per_sm = 4,
+        .max_cluster_size_portable = 8, .max_cluster_size_non_portable = 16,
+        .sm_count = 64, .gpc_count = 5, .sms_per_gpc = {16, 16, 12, 12, 8},
+        .sm_clock_mhz = 1980, .l2_bytes = 30 * MB,
+    },
+};
+
+#define HYPOTHETICAL_COUNT ((int)(sizeof hypothetical / sizeof hypothetical[0]))
+
 /* Case-insensitive equality of two strings (strcasecmp is POSIX, not C11). */
 static int same_name(const char *a, const char *b)
 {
@@ -131,12 +168,13 @@ const dsm_device_model *dsm_model_find(const char *name)
 {
     if (name == NULL)
         return NULL;
-    for (int i = 0; i < MODEL_COUNT; i++) {
-        if (same_name(name, models[i].name))
-            return &models[i];
-        for (const char *const *alias = models[i].cuda_names; *alias; alias++)
+    for (int i = 0; i < MODEL_COUNT + HYPOTHETICAL_COUNT; i++) {
+        const dsm_device_model *m = i < MODEL_COUNT ? &models[i] : &hypothetical[i - MODEL_COUNT];
+        if (same_name(name, m->name))
+            return m;
+        for (const char *const *alias = m->cuda_names; *alias; alias++)
             if (same_name(name, *alias))
-                return &models[i];
+                return m;
     }
     return NULL;
 }
@@ -166,6 +204,13 @@ int dsm_model_count(void) { return MODEL_COUNT; }
 const dsm_device_model *dsm_model_at(int i)
 {
     return (i >= 0 && i < MODEL_COUNT) ? &models[i] : NULL;
+}
+
+int dsm_model_hypothetical_count(void) { return HYPOTHETICAL_COUNT; }
+
+const dsm_device_model *dsm_model_hypothetical_at(int i)
+{
+    return (i >= 0 && i < HYPOTHETICAL_COUNT) ? &hypothetical[i] : NULL;
 }
 
 const char *dsm_occ_limit_name(dsm_occ_limit limit)

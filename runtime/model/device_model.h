@@ -71,6 +71,14 @@ const dsm_device_model *dsm_model_default(void);
 int dsm_model_count(void);
 const dsm_device_model *dsm_model_at(int i);
 
+/* GPUs that do not exist, for tests of the occupancy rules: "MIG-like slice"
+ * (42 SMs in uneven GPCs), "small GPCs" (16 GPCs of 6 SMs), "small SMs" (other
+ * per-SM limits: 100 KB of shared memory, 99 KB per block, 1536 threads).
+ * dsm_model_find (and so DSM_EMU_DEVICE) finds them too; dsm_model_at does not
+ * list them. Model i, 0 <= i < count; NULL otherwise. */
+int dsm_model_hypothetical_count(void);
+const dsm_device_model *dsm_model_hypothetical_at(int i);
+
 /* A short stable name for a limit: "shared memory", "registers", "warps", "CTA slots". */
 const char *dsm_occ_limit_name(dsm_occ_limit limit);
 

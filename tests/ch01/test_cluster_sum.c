@@ -209,6 +209,17 @@ static void test_cluster_sum_ctas_without_elements_still_take_part(void **state)
     run_sum(&none, 0);
 }
 
+/* per_cta above 2^31: the first CTA owns every element, and b * per_cta passes 2^32 from CTA 2
+ * on. Computed in 32 bits it wraps back below n, and an empty CTA sums another's elements again;
+ * the contract's b * per_cta is the product of the numbers, not of their 32-bit remainders. */
+static void test_cluster_sum_element_offsets_past_2_to_the_32(void **state)
+{
+    (void)state;
+    launch_shape s = {4, 1, 32 + test_random_below(64), 0x80000000u + test_random_below(64), 0};
+    s.n = 200 + test_random_below(300);
+    run_sum(&s, 0);
+}
+
 static void test_cluster_sum_many_elements_per_thread_and_odd_block_sizes(void **state)
 {
     (void)state;
@@ -271,6 +282,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cluster_sum_matches_the_cpu_in_clusters_of_9_to_16_ctas),
     cmocka_unit_test(test_cluster_sum_ctas_without_elements_still_take_part),
     cmocka_unit_test(test_cluster_sum_many_elements_per_thread_and_odd_block_sizes),
+    cmocka_unit_test(test_cluster_sum_element_offsets_past_2_to_the_32),
     cmocka_unit_test(test_cluster_sum_each_cta_reads_only_its_own_elements_from_global_memory),
     cmocka_unit_test(test_cluster_sum_one_thread_of_each_cluster_writes_its_total),
     cmocka_unit_test(test_cluster_sum_partials_cross_through_dsmem_within_the_budget),

@@ -73,9 +73,22 @@ static void test_ring_shift_tiles_larger_than_the_block(void **state)
                      1 + (int)test_random_below(160));
 }
 
+/* The boundaries between the cases a kernel handles: a tile of one element, a tile exactly the
+ * block, one element more (a second pass for one thread), one element less (an idle thread). */
+static void test_ring_shift_tiles_at_every_boundary_of_the_block(void **state)
+{
+    (void)state;
+    int threads = 32 + (int)test_random_below(96);
+    check_ring_shift(2, 1, 1, threads);
+    check_ring_shift(3, 1, threads, threads);
+    check_ring_shift(2, 2, threads + 1, threads);
+    check_ring_shift(4, 1, threads - 1, threads);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_ring_shift_every_cta_gets_its_left_neighbours_tile_in_clusters_of_2_to_8),
     cmocka_unit_test(test_ring_shift_tiles_larger_than_the_block),
+    cmocka_unit_test(test_ring_shift_tiles_at_every_boundary_of_the_block),
 };
 
 DSM_TEST_MAIN(tests)

@@ -128,6 +128,21 @@ static void test_split_barrier_stencil_matches_the_cpu_in_clusters_of_any_size(v
                       1 + (int)test_random_below(256));
 }
 
+/* Every boundary of the contract, deterministically: the shortest tile (2: no interior at all),
+ * 3 (one interior point), a tile exactly the block and one element more, a cluster of 1 (no
+ * neighbour: zeros beyond both ends) and the largest portable one. */
+static void test_split_barrier_stencil_at_every_boundary_of_the_contract(void **state)
+{
+    (void)state;
+    int threads = 32 + (int)test_random_below(96);
+    check_stencil(2, 1, 2, threads);
+    check_stencil(3, 1, 3, threads);
+    check_stencil(2, 2, threads, threads);
+    check_stencil(2, 1, threads + 1, threads);
+    check_stencil(1, 2, 2 + (int)test_random_below(40), threads);
+    check_stencil(8, 1, 2, 1);
+}
+
 static void test_split_barrier_stencil_with_fewer_threads_than_elements(void **state)
 {
     (void)state;
@@ -139,6 +154,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_split_barrier_stencil_matches_the_cpu_in_clusters_of_2),
     cmocka_unit_test(test_split_barrier_stencil_matches_the_cpu_in_clusters_of_8),
     cmocka_unit_test(test_split_barrier_stencil_matches_the_cpu_in_clusters_of_any_size),
+    cmocka_unit_test(test_split_barrier_stencil_at_every_boundary_of_the_contract),
     cmocka_unit_test(test_split_barrier_stencil_with_fewer_threads_than_elements),
 };
 

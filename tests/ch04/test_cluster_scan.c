@@ -270,6 +270,16 @@ static void test_cluster_scan_shares_above_48_kb_per_cta(void **state)
     run_scan(seg_len, 1, &p, 0);
 }
 
+/* One cluster scans 257 segments one after the other: more than a table indexed by the segment
+ * (a total per segment, an mbarrier per segment) of any size a kernel might fix holds. */
+static void test_cluster_scan_one_cluster_scans_hundreds_of_segments(void **state)
+{
+    (void)state;
+    uint32_t seg_len = 2 + test_random_below(6);
+    scan_plan p = plan_of(seg_len, 2, 1);
+    run_scan(seg_len, 257, &p, 0);
+}
+
 /* The plan, launched: whatever the GPU, the smallest cluster that holds the segment, in as many clusters as fit. */
 static void test_cluster_scan_planned_launch_matches_the_cpu(void **state)
 {
@@ -281,6 +291,34 @@ static void test_cluster_scan_planned_launch_matches_the_cpu(void **state)
     run_scan(seg_len, segments, &p, 0);
     p = plan_of(seg_len, 4, 1);
     run_scan(seg_len, segments, &p, 0);
+}
+
+/* cluster_scan_launch waits for the kernel and returns its error: give it an `in` one segment
+ * short (the kernel reads past the buffer) and expect the error from the call itself, with nothing
+ * left for a later synchronize. Emulator only: on a GPU such an error ends the context. */
+static void test_cluster_scan_launch_waits_for_the_kernel_and_returns_its_error(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    uint32_t seg_len = 256 + test_random_below(1024);
+    int segments = 2;
+    uint32_t *in, *out;
+    assert_int_equal(dsm_malloc((void **)&in, 4 * (size_t)seg_len), dsmSuccess);
+    assert_int_equal(dsm_malloc((void **)&out, 4 * (size_t)seg_len * (size_t)segments), dsmSuccess);
+    assert_int_equal(dsm_memset(in, 0, 4 * (size_t)seg_len), dsmSuccess);
+    scan_plan p = plan_of(seg_len, 2, 1);
+    dsm_emu_set_verbose(0);    /* the report is expected: do not print it */
+    dsm_error_t err = cluster_scan_launch(out, in, seg_len, segments, &p);
+    dsm_error_t later = dsm_device_synchronize();
+    dsm_emu_set_verbose(1);
+    if (err == dsmSuccess)
+        fail_msg("cluster_scan_launch returned cudaSuccess for a kernel that read past `in` (%s came only from a "
+                 "later synchronize): the contract says it waits for the kernel and returns its error",
+                 dsm_error_name(later));
+    assert_int_equal(later, dsmSuccess);
+    dsm_free(in);
+    dsm_free(out);
 }
 
 static void test_cluster_scan_reads_and_writes_each_element_once_from_its_own_cta(void **state)
@@ -320,7 +358,9 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_cluster_scan_matches_the_cpu_in_clusters_of_9_to_16),
     cmocka_unit_test(test_cluster_scan_short_segments_leave_ranks_empty),
     cmocka_unit_test(test_cluster_scan_shares_above_48_kb_per_cta),
+    cmocka_unit_test(test_cluster_scan_one_cluster_scans_hundreds_of_segments),
     cmocka_unit_test(test_cluster_scan_planned_launch_matches_the_cpu),
+    cmocka_unit_test(test_cluster_scan_launch_waits_for_the_kernel_and_returns_its_error),
     cmocka_unit_test(test_cluster_scan_reads_and_writes_each_element_once_from_its_own_cta),
     cmocka_unit_test(test_cluster_scan_totals_cross_through_dsmem),
     cmocka_unit_test(test_cluster_scan_at_most_one_cluster_barrier_per_segment_plus_one),

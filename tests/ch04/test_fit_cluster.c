@@ -5,7 +5,7 @@
 #include <string.h>
 #include "fit_cluster.h"
 #include "dsm_emu_control.h"
-#include "model/device_model.h"
+#include "support/models.h"
 #include "support/test_support.h"
 
 #define KB ((size_t)1024)
@@ -34,6 +34,13 @@ static cluster_plan expected_plan(const dsm_device_model *m, int threads, size_t
 static void expect_plan(const char *device, int threads, size_t bytes, cluster_plan want, cluster_plan got,
                         dsm_error_t err)
 {
+    if (want.cluster_size == 0) {   /* no size fits: the contract's error */
+        if (err != dsmErrorLaunchOutOfResources)
+            fail_msg("no cluster size holds a working set of %zu B on %s with %d threads (no GPC holds enough "
+                     "CTAs of a share the GPU allows): cudaErrorLaunchOutOfResources expected, got %s, cluster %d",
+                     bytes, device, threads, dsm_error_name(err), got.cluster_size);
+        return;
+    }
     if (err != dsmSuccess || got.cluster_size != want.cluster_size || got.smem_per_cta != want.smem_per_cta ||
         got.resident_clusters != want.resident_clusters)
         fail_msg("expected cluster %d (%d resident, %zu B per CTA), got %s, cluster %d (%d resident, %zu B "
@@ -80,9 +87,19 @@ static void test_fit_cluster_plan_matches_the_device_model_on_every_modelled_gpu
     static const int threads[] = {64, 128, 256, 512, 1024};
     const char *was = getenv("DSM_EMU_DEVICE");
     char *saved = was ? strdup(was) : NULL;   /* the learner's own choice, restored for the other tests */
-    for (int mi = 0; mi < dsm_model_count(); mi++) {
-        const dsm_device_model *m = dsm_model_at(mi);
+    for (int mi = 0; mi < test_model_count(); mi++) {
+        const dsm_device_model *m = test_model_at(mi);
         setenv("DSM_EMU_DEVICE", m->name, 1);
+        /* every boundary of the rules, deterministically: shares of exactly the default 48 KB and 16 B
+         * more, exactly the opt-in limit and 16 B more, and the largest working set 16 CTAs hold */
+        const size_t edges[] = {48 * KB, 48 * KB + 16, m->smem_per_block_optin, m->smem_per_block_optin + 16,
+                                2 * m->smem_per_block_optin, 16 * m->smem_per_block_optin};
+        for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+            int t = threads[e % 5];
+            cluster_plan got = {0, 0, 0};
+            dsm_error_t err = fit_cluster_plan(DSM_KERNEL(fit_cluster_fill), t, edges[e], &got);
+            expect_plan(m->name, t, edges[e], expected_plan(m, t, edges[e]), got, err);
+        }
         for (int i = 0; i < 12; i++) {
             int t = threads[test_random_below(5)];
             size_t bytes = 4 * KB + 16 * (size_t)test_random_below(3 * 1024 * 1024 / 16);

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "occupancy.h"
 #include "dsm_host.h"
-#include "model/device_model.h"
+#include "support/models.h"
 #include "support/test_support.h"
 
 #define KB ((size_t)1024)
@@ -115,8 +115,8 @@ static void test_occupancy_matches_every_shape_measured_on_the_h200(void **state
 static void test_occupancy_agrees_with_every_device_model_on_random_shapes(void **state)
 {
     (void)state;
-    for (int mi = 0; mi < dsm_model_count(); mi++) {
-        const dsm_device_model *m = dsm_model_at(mi);
+    for (int mi = 0; mi < test_model_count(); mi++) {
+        const dsm_device_model *m = test_model_at(mi);
         gpu_desc gpu = desc_of(m);
         for (int i = 0; i < 400; i++) {
             kernel_shape k;
@@ -130,6 +130,41 @@ static void test_occupancy_agrees_with_every_device_model_on_random_shapes(void 
             int want = -1;
             dsm_error_t want_err = reference(m, &k, &want);
             expect(&gpu, m->name, &k, want_err, want);
+        }
+    }
+}
+
+/* Every boundary the rules name, on every model, with deterministic shapes: a block of exactly the
+ * opt-in limit (fits once per SM) and one granule above it (never fits), static memory counted
+ * against that limit too, an attribute below 48 KB (it lowers the limit, it is not a floor), an
+ * attribute never set (48 KB: exactly 48 KB fits, 16 B more does not), a cluster of 8 and of 9
+ * without the non-portable attribute, and 1024 and 1025 threads. */
+static void test_occupancy_every_boundary_of_the_rules_on_every_model(void **state)
+{
+    (void)state;
+    for (int mi = 0; mi < test_model_count(); mi++) {
+        const dsm_device_model *m = test_model_at(mi);
+        gpu_desc gpu = desc_of(m);
+        size_t optin = m->smem_per_block_optin, dflt = m->smem_per_block_default, low = 16 * KB;
+        const kernel_shape shapes[] = {
+            {1, 128, 0, optin, 0, optin, 0},            /* the whole opt-in share */
+            {1, 128, 0, optin + 128, 0, optin, 0},      /* one granule above the opt-in limit */
+            {2, 128, 1 * KB, optin - 1 * KB, 0, optin, 0}, /* static + dynamic = the limit */
+            {2, 128, 1 * KB, optin, 0, optin, 0},       /* static + dynamic above it */
+            {1, 256, 0, low, 0, low, 0},                /* an attribute below 48 KB: up to it fits */
+            {1, 256, 0, low + 16, 0, low, 0},           /* and 16 B above it does not, though < 48 KB */
+            {1, 256, 0, dflt, 0, 0, 0},                 /* attribute never set: 48 KB fits */
+            {1, 256, 0, dflt + 16, 0, 0, 0},            /* 16 B more does not */
+            {8, 64, 0, 0, 0, 0, 0},                     /* the largest portable cluster */
+            {9, 64, 0, 0, 0, 0, 0},                     /* one above: needs the attribute */
+            {9, 64, 0, 0, 0, 0, 1},
+            {1, 1024, 0, 0, 0, 0, 0},
+            {1, 1025, 0, 0, 0, 0, 0},
+        };
+        for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+            int want = -1;
+            dsm_error_t want_err = reference(m, &shapes[i], &want);
+            expect(&gpu, m->name, &shapes[i], want_err, want);
         }
     }
 }
@@ -236,6 +271,7 @@ static void test_occupancy_registers_limit_by_whole_warps_per_sub_partition(void
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_occupancy_matches_every_shape_measured_on_the_h200),
     cmocka_unit_test(test_occupancy_agrees_with_every_device_model_on_random_shapes),
+    cmocka_unit_test(test_occupancy_every_boundary_of_the_rules_on_every_model),
     cmocka_unit_test(test_occupancy_counts_only_gpcs_at_least_as_large_as_the_cluster),
     cmocka_unit_test(test_occupancy_rejects_sizes_above_8_without_the_non_portable_attribute),
     cmocka_unit_test(test_occupancy_needs_the_attribute_above_48_kb_and_fits_nothing_above_227_kb),

@@ -21,6 +21,16 @@ typedef struct pp_launch {
     int stale_slots; /* 1: each slot starts with the first token its owner will receive */
 } pp_launch;
 
+/* What a few tests change about a launch's tokens (pp_run_and_check_ex). */
+typedef struct pp_tokens {
+    int fixed_first;       /* 1: every cluster's first token is first_token, not a random one */
+    uint32_t first_token;
+    uint32_t delta;        /* what a test's probe adds to every token on its way (0: nothing): the
+                              receipt of hop h is then first + h + (h + 1) * delta */
+    const int *delta_used; /* if set and 0 after the launch, the probe found no token to add to
+                              (the kernel sent them by a route it does not see): plain tokens expected */
+} pp_tokens;
+
 enum { PP_MAX_CTAS = 8 }; /* the tests launch at most 4 clusters of 2 */
 
 /* What the launch did, as the emulator counted it (zeros on a GPU): in its
@@ -37,11 +47,26 @@ typedef struct pp_outcome {
     uint32_t want_last[PP_MAX_CTAS];     /* the last token CTA b received */
 } pp_outcome;
 
+/* The token that hop `hop` delivers when a probe adds `delta` to every token on its way: the
+ * receiver forwards what it read, plus 1, so every hop adds 1 + delta (uint32_t arithmetic wraps). */
+static inline uint32_t pp_token(uint32_t first, uint32_t hop, uint32_t delta)
+{
+    return first + hop + (hop + 1u) * delta;
+}
+
 /* The value CTA `rank` must receive in its receipt i: hop 2i (rank 1) or 2i + 1 (rank 0). */
+static inline uint32_t pp_expected_with(uint32_t first, uint32_t rank, uint32_t i, uint32_t delta)
+{
+    return pp_token(first, 2u * i + (1u - rank), delta);
+}
+
 static inline uint32_t pp_expected(uint32_t first, uint32_t rank, uint32_t i)
 {
-    return first + 2u * i + (1u - rank);
+    return pp_expected_with(first, rank, i, 0);
 }
+
+/* The slots buffer of the launch that runs now (for a test's probe; NULL outside a launch). */
+static uint32_t *pp_running_slots;
 
 /* Fails the test with CUDA's name for err unless it is dsmSuccess. */
 static inline void pp_expect_success(dsm_error_t err, const char *what, const char *kernel)
@@ -55,7 +80,7 @@ static inline void pp_expect_success(dsm_error_t err, const char *what, const ch
  * trace), then checks: the launch succeeded with no emulator report; every
  * receipt of every CTA holds exactly the token of its hop, in order; last[]
  * holds each CTA's final token. Returns the emulator's counts. */
-static inline pp_outcome pp_run_and_check(const pp_launch *l)
+static inline pp_outcome pp_run_and_check_ex(const pp_launch *l, const pp_tokens *x)
 {
     uint32_t ctas = 2u * l->clusters;
     size_t trace_words = (size_t)ctas * l->rounds;
@@ -70,6 +95,8 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     assert_non_null(trace);
     assert_non_null(last);
     test_fill_random_u32(first, l->clusters, 0, UINT32_MAX); /* wraps around sometimes: fine */
+    for (uint32_t c = 0; x->fixed_first && c < l->clusters; ++c)
+        first[c] = x->first_token;
     test_fill_random_u32(garbage, trace_words + ctas, 0, UINT32_MAX);
     for (uint32_t b = 0; l->stale_slots && b < ctas; ++b)
         garbage[trace_words + b] = pp_expected(first[b / 2u], b % 2u, 0);
@@ -96,7 +123,10 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     const uint32_t *first_arg = d_first;
     void *args_plain[] = {&first_arg, &rounds, &d_trace, &d_last, &d_cycles};
     void *args_slots[] = {&first_arg, &rounds, &d_slots, &d_trace, &d_last, &d_cycles};
+    pp_running_slots = d_slots;
     dsm_error_t err = dsm_launch_sync(&cfg, l->kernel, l->with_slots ? args_slots : args_plain);
+    pp_running_slots = NULL;
+    uint32_t delta = x->delta_used && !*x->delta_used ? 0u : x->delta;
     if (err != dsmSuccess || (test_on_emulator() && dsm_emu_last_report()->kind != DSM_REPORT_NONE))
         fail_msg("%s with %u cluster(s) of 2 CTAs x %u threads, %u round trips: launch returned %s, emulator "
                  "report: %s (above); repeat with DSM_SEED=%u",
@@ -111,7 +141,7 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     out.counted = test_on_emulator();
     for (uint32_t b = 0; out.counted && b < ctas; ++b) {
         out.counted = dsm_emu_last_counts(b, &out.cta[b]) && dsm_emu_last_gmem_use(b, d_slots, &out.slots[b]);
-        out.want_last[b] = pp_expected(first[b / 2u], b % 2u, l->rounds - 1u);
+        out.want_last[b] = pp_expected_with(first[b / 2u], b % 2u, l->rounds - 1u, delta);
     }
     pp_expect_success(dsm_memcpy_to_host(out.slot_after, d_slots, ctas * sizeof *d_slots), "copy back", l->name);
 
@@ -123,17 +153,24 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     for (uint32_t b = 0; b < ctas; ++b) {
         uint32_t c = b / 2u, rank = b % 2u;
         for (uint32_t i = 0; l->with_trace && i < l->rounds; ++i) {
-            uint32_t want = pp_expected(first[c], rank, i), got = trace[(size_t)b * l->rounds + i];
+            uint32_t want = pp_expected_with(first[c], rank, i, delta), got = trace[(size_t)b * l->rounds + i];
+            if (got != want && delta)
+                fail_msg("%s: cluster %u, rank %u, receipt %u of %u (hop %u): received %u (0x%08x); the test added "
+                         "%u to every token on its way, so a receiver that forwards what it read, plus 1, gets %u "
+                         "(first token %u): forward the token you read, not one you compute from first[] and the "
+                         "hop; repeat with DSM_SEED=%u",
+                         l->name, c, rank, i, l->rounds, 2u * i + (1u - rank), got, got, delta, want, first[c],
+                         (unsigned)test_seed());
             if (got != want)
                 fail_msg("%s: cluster %u, rank %u, receipt %u of %u (hop %u): received %u (0x%08x), the token "
-                         "of that hop is %u (first token %u); repeat with DSM_SEED=%u",
-                         l->name, c, rank, i, l->rounds, 2u * i + (1u - rank), got, got, want, first[c],
+                         "of that hop is %u (0x%08x, first token 0x%08x); repeat with DSM_SEED=%u",
+                         l->name, c, rank, i, l->rounds, 2u * i + (1u - rank), got, got, want, want, first[c],
                          (unsigned)test_seed());
         }
         if (cycles[b] == 0)
             fail_msg("%s: cycles[%u] is 0: thread 0 of every CTA writes the clock64 cycles of its hop loop "
                      "(the benchmark divides them by the hops)", l->name, b);
-        uint32_t want_last = pp_expected(first[c], rank, l->rounds - 1u);
+        uint32_t want_last = pp_expected_with(first[c], rank, l->rounds - 1u, delta);
         if (last[b] != want_last)
             fail_msg("%s: cluster %u, rank %u: last[%u] = %u, the last token it receives is %u (%s); repeat "
                      "with DSM_SEED=%u",
@@ -153,6 +190,13 @@ static inline pp_outcome pp_run_and_check(const pp_launch *l)
     free(last);
     free(cycles);
     return out;
+}
+
+/* pp_run_and_check_ex with random first tokens and nothing added to them. */
+static inline pp_outcome pp_run_and_check(const pp_launch *l)
+{
+    const pp_tokens plain = {0, 0, 0, NULL};
+    return pp_run_and_check_ex(l, &plain);
 }
 
 /* A random launch: 1 to 3 clusters, 1 to 96 threads, 1 to 8 round trips
@@ -175,6 +219,20 @@ static inline pp_outcome pp_run_all_schedules(const pp_launch *l)
     pp_outcome o = pp_run_and_check(l);
     dsm_emu_set_schedules(NULL);
     return o;
+}
+
+/* Runs the launch with every cluster starting at each token a mailbox's initial value could be
+ * confused with: 0 (a mailbox left at 0), 0xFFFFFFFF (the tokens wrap to 0 on the next hop) and
+ * 0x7FFFFFFF (the complement of the first token comes back one hop later: 0x7FFFFFFF + 1 ==
+ * ~0x7FFFFFFF). Random tokens almost never draw them. */
+static inline void pp_expect_edge_tokens(pp_launch l)
+{
+    static const uint32_t edges[] = {0u, 0xFFFFFFFFu, 0x7FFFFFFFu};
+    l.rounds = 3;
+    for (size_t k = 0; k < sizeof edges / sizeof edges[0]; ++k) {
+        pp_tokens x = {1, edges[k], 0, NULL};
+        pp_run_and_check_ex(&l, &x);
+    }
 }
 
 /* On the emulator: fails unless the number of cluster-barrier phases does not

@@ -47,6 +47,21 @@ static void test_pingpong_flags_all_four_run_without_a_trace_and_with_one_thread
         pp_run_and_check(&l[k]);
 }
 
+/* The tokens a mailbox's initial value is most easily confused with (0, 0xFFFFFFFF,
+ * 0x7FFFFFFF): an initial 0, or the complement of the first token, hangs or misreads on one of them. */
+static void test_pingpong_flags_all_four_deliver_the_edge_tokens(void **state)
+{
+    (void)state;
+    pp_launch l[] = {
+        {"pp_flag_relaxed", DSM_KERNEL(pp_flag_relaxed), 0, 1, 1 + test_random_below(64), 3, 1, 0},
+        {"pp_flag_release", DSM_KERNEL(pp_flag_release), 0, 1, 1 + test_random_below(64), 3, 1, 0},
+        {"pp_flag_global", DSM_KERNEL(pp_flag_global), 1, 1, 1 + test_random_below(64), 3, 1, 0},
+        {"pp_flag_global_relaxed", DSM_KERNEL(pp_flag_global_relaxed), 1, 1, 1 + test_random_below(64), 3, 1, 0},
+    };
+    for (int k = 0; k < 4; ++k)
+        pp_expect_edge_tokens(l[k]);
+}
+
 /* Global memory outlives launches: a slot may still hold, from an earlier
  * run, exactly the token its owner waits for first. The receiver must not
  * take that stale word for the peer's store. */
@@ -137,6 +152,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pingpong_flags_global_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_flags_global_relaxed_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_flags_all_four_run_without_a_trace_and_with_one_thread),
+    cmocka_unit_test(test_pingpong_flags_all_four_deliver_the_edge_tokens),
     cmocka_unit_test(test_pingpong_flags_global_ignores_a_stale_token_left_in_a_slot),
     cmocka_unit_test(test_pingpong_flags_use_no_barrier_inside_the_hop_loop),
     cmocka_unit_test(test_pingpong_flags_relaxed_stores_and_polls_relaxed_at_cluster_scope),

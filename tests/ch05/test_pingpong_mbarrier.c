@@ -1,5 +1,6 @@
 /* test_pingpong_mbarrier.c: ch05.pingpong_mbarrier: the ping-pong signalled on the receiver's mbarrier (remote arrive, st.async) delivers every token in order, one mbarrier phase per receipt and no cluster barrier per hop. */
 #include "pingpong_check.h"
+#include "pingpong_probe.h"
 
 DSM_DECLARE_KERNEL(pp_mbar_arrive);
 DSM_DECLARE_KERNEL(pp_mbar_st_async);
@@ -25,6 +26,33 @@ static void test_pingpong_mbarrier_both_run_without_a_trace_and_with_one_thread(
     pp_run_and_check(&a);
     pp_launch s = {"pp_mbar_st_async", DSM_KERNEL(pp_mbar_st_async), 0, 2, 1, 1 + test_random_below(6), 0, 0};
     pp_run_and_check(&s);
+}
+
+/* Tokens 0, 0xFFFFFFFF (wraps to 0) and 0x7FFFFFFF: the mailbox's initial contents must never pass
+ * for a token. */
+static void test_pingpong_mbarrier_both_deliver_the_edge_tokens(void **state)
+{
+    (void)state;
+    pp_launch a = {"pp_mbar_arrive", DSM_KERNEL(pp_mbar_arrive), 0, 1, 1 + test_random_below(64), 3, 1, 0};
+    pp_expect_edge_tokens(a);
+    pp_launch s = {"pp_mbar_st_async", DSM_KERNEL(pp_mbar_st_async), 0, 1, 1 + test_random_below(64), 3, 1, 0};
+    pp_expect_edge_tokens(s);
+}
+
+/* The receiver forwards the token it READ, plus 1: the test adds a number to every token on its
+ * way (the remote store, or the st.async), so a receiver that computes its token from first[] and
+ * the hop sends the wrong one. */
+static void test_pingpong_mbarrier_receivers_forward_the_token_they_read(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    pp_launch a = {"pp_mbar_arrive", DSM_KERNEL(pp_mbar_arrive), 0, 1, 1 + test_random_below(64),
+                   2 + test_random_below(4), 1, 0};
+    pp_expect_forwarded_tokens(a);
+    pp_launch s = {"pp_mbar_st_async", DSM_KERNEL(pp_mbar_st_async), 0, 1, 1 + test_random_below(64),
+                   2 + test_random_below(4), 1, 0};
+    pp_expect_forwarded_tokens(s);
 }
 
 /* Each receipt is one completed phase of the receiver's mbarrier: 2 per round
@@ -111,6 +139,8 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pingpong_mbarrier_remote_arrive_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_mbarrier_st_async_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_mbarrier_both_run_without_a_trace_and_with_one_thread),
+    cmocka_unit_test(test_pingpong_mbarrier_both_deliver_the_edge_tokens),
+    cmocka_unit_test(test_pingpong_mbarrier_receivers_forward_the_token_they_read),
     cmocka_unit_test(test_pingpong_mbarrier_completes_one_mbarrier_phase_per_receipt),
     cmocka_unit_test(test_pingpong_mbarrier_uses_no_cluster_barrier_inside_the_hop_loop),
     cmocka_unit_test(test_pingpong_mbarrier_remote_arrive_sends_a_store_and_an_arrive_per_token),

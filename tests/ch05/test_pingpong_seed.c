@@ -1,5 +1,6 @@
 /* test_pingpong_seed.c: ch05.pingpong_seed: the deep dive's ping-pong (a cluster barrier per hop) delivers every token in order, through DSMEM and through global memory. */
 #include "pingpong_check.h"
+#include "pingpong_probe.h"
 
 DSM_DECLARE_KERNEL(pp_seed_dsmem);
 DSM_DECLARE_KERNEL(pp_seed_global);
@@ -141,6 +142,62 @@ static void test_pingpong_seed_every_thread_meets_at_every_hop(void **state)
     pp_expect_every_thread_waits(&g, &o, 2u * g.rounds);
 }
 
+/* Tokens 0, 0xFFFFFFFF (the next one wraps to 0) and 0x7FFFFFFF on both paths. */
+static void test_pingpong_seed_both_paths_deliver_the_edge_tokens(void **state)
+{
+    (void)state;
+    pp_launch d = {"pp_seed_dsmem", DSM_KERNEL(pp_seed_dsmem), 0, 1, 1 + test_random_below(64), 3, 1, 0};
+    pp_expect_edge_tokens(d);
+    pp_launch g = {"pp_seed_global", DSM_KERNEL(pp_seed_global), 1, 1, 1 + test_random_below(64), 3, 1, 0};
+    pp_expect_edge_tokens(g);
+}
+
+/* The receiver forwards the token it READ, plus 1: the test adds a number to every token on its
+ * way (the DSMEM path's st.shared::cluster, the global path's slot at the sender's fence), so
+ * a receiver that computes its token from first[] and the hop sends the wrong one. One schedule,
+ * so that the k-th fence of a CTA is its k-th send. */
+static void test_pingpong_seed_receivers_forward_the_token_they_read(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    const char *names[] = {"pp_seed_dsmem", "pp_seed_global"};
+    dsm_kernel_t kernels[] = {DSM_KERNEL(pp_seed_dsmem), DSM_KERNEL(pp_seed_global)};
+    assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
+    for (int k = 0; k < 2; ++k) {
+        pp_launch l = {names[k], kernels[k], k, 1, 1 + test_random_below(64), 2 + test_random_below(4), 1, 0};
+        pp_expect_forwarded_tokens(l);
+    }
+    dsm_emu_set_schedules(NULL);
+}
+
+/* The deep dive's order on the global path: the store, THEN the fence, then the barrier. A fence
+ * before the store orders nothing the barrier needs: at each fence the peer's slot must already
+ * hold the token of this hop. */
+static void test_pingpong_seed_global_fences_after_the_store(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
+    pp_launch l = {"pp_seed_global", DSM_KERNEL(pp_seed_global), 1, 1, 1 + test_random_below(64),
+                   2 + test_random_below(4), 1, 0};
+    pp_tokens x = {1, test_random_below(0x40000000u), 0, NULL};
+    probe_reset(0);
+    pp_run_and_check_ex(&l, &x);
+    dsm_emu_set_schedules(NULL);
+    for (uint32_t b = 0; b < PROBE_CTAS; ++b) {
+        for (int i = 0; i < probe_fences[b]; ++i) {
+            uint32_t hop = 2u * (uint32_t)i + b, want = pp_token(x.first_token, hop, 0);
+            if (i < (int)l.rounds && probe_seen[b][i] != want)
+                fail_msg("pp_seed_global: at its fence of hop %u, CTA %u had not stored the token yet (the peer's "
+                         "slot held %u, the token is %u): the deep dive stores, then fences, then meets at the "
+                         "barrier; repeat with DSM_SEED=%u",
+                         hop, b, probe_seen[b][i], want, (unsigned)test_seed());
+        }
+    }
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pingpong_seed_dsmem_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_seed_global_delivers_every_token_in_order),
@@ -150,6 +207,9 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pingpong_seed_dsmem_every_hop_is_a_remote_store_and_a_local_load),
     cmocka_unit_test(test_pingpong_seed_global_every_hop_is_a_store_a_fence_and_a_load_of_the_slots),
     cmocka_unit_test(test_pingpong_seed_every_thread_meets_at_every_hop),
+    cmocka_unit_test(test_pingpong_seed_both_paths_deliver_the_edge_tokens),
+    cmocka_unit_test(test_pingpong_seed_receivers_forward_the_token_they_read),
+    cmocka_unit_test(test_pingpong_seed_global_fences_after_the_store),
 };
 
 DSM_TEST_MAIN(tests)

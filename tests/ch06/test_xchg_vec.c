@@ -9,6 +9,31 @@
 DSM_DECLARE_KERNEL(xchg_vec_dsmem);
 DSM_DECLARE_KERNEL(xchg_vec_gmem);
 
+/* ---- which threads move the tile (test_xchg_vec_probe.h) ---- */
+
+/* While probe_on, the 16-byte device-API loads each thread of CTAs 0 and 1 made. */
+enum { PROBE_CTAS = 2, PROBE_THREADS = 1024 };
+static int probe_on;
+static unsigned probe_loads[PROBE_CTAS][PROBE_THREADS];
+
+#ifndef DSM_BACKEND_CUDA
+void dsm_emu_access(int kind, uint32_t addr, void *val, unsigned bytes, const char *file, int line);
+struct dsm_emu_thread_view {
+    dsm_dim3 thread_idx, block_idx, block_dim, grid_dim;
+};
+extern const struct dsm_emu_thread_view *dsm_emu_self;
+
+/* Called by the kernel in place of the emulator's device-API access (the probe header renames it). */
+void probe_xv_access(int kind, uint32_t addr, void *val, unsigned bytes, const char *file, int line);
+void probe_xv_access(int kind, uint32_t addr, void *val, unsigned bytes, const char *file, int line)
+{
+    unsigned b = dsm_emu_self->block_idx.x, t = dsm_emu_self->thread_idx.x;
+    if (probe_on && kind == 0 /* DSM_EMU_LD of device_emu.h */ && bytes == 16 && b < PROBE_CTAS && t < PROBE_THREADS)
+        probe_loads[b][t]++;
+    dsm_emu_access(kind, addr, val, bytes, file, line);
+}
+#endif
+
 /* make_pattern: the peer table of one pattern, with the tests' seeded random numbers. */
 static void make_pattern(int *table, int n, enum pattern p)
 {
@@ -195,12 +220,73 @@ static void test_xchg_vec_uses_one_cluster_barrier_per_exchange(void **state)
                  iters, dsmem, gmem, iters + 1);
 }
 
+/* Every thread moves its share: with a tile of at least a few units per thread, each thread of
+ * the block loads some of its units from the peers itself (a neighbour pattern: every chunk is
+ * remote). A tile moved by one warp keeps the other warps' loads out of flight: a quarter or
+ * less of the bandwidth the block could have. One schedule: the counts are per run. */
+static void test_xchg_vec_dsmem_every_thread_loads_its_share(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    int threads = 64 * (1 + (int)test_random_below(2)), n = 2; /* 2 * tile_bytes stays below 48 KB */
+    int tile_bytes = 16 * n * threads * (2 + (int)test_random_below(3));
+    memset(probe_loads, 0, sizeof probe_loads);
+    assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
+    probe_on = 1;
+    run_exchange(0, NEIGHBOUR, n, 1, tile_bytes, threads, 1);
+    probe_on = 0;
+    dsm_emu_set_schedules(NULL);
+    for (int b = 0; b < PROBE_CTAS; ++b) {
+        int idle = 0, first = -1;
+        for (int t = 0; t < threads; ++t)
+            if (probe_loads[b][t] == 0 && idle++ == 0)
+                first = t;
+        if (idle)
+            fail_msg("xchg_vec_dsmem, %d threads, %d B tiles (%d units per thread): %d threads of CTA %d (the "
+                     "first: thread %d, warp %d) loaded nothing from the peer: every thread loads its share of the "
+                     "tile, so that all warps have loads in flight", threads, tile_bytes, tile_bytes / 16 / threads,
+                     idle, b, first, first / 32);
+    }
+}
+
+/* Little's law, the lesson of the chapter: a thread that waits for each load before it issues
+ * the next keeps one 16-byte load in flight. With at least two units per thread in an exchange,
+ * every thread that loads must issue two or more 16-byte loads before a store, a barrier or a
+ * wait (the emulator's ld_burst counters; the copy-in and copy-out around the exchanges are one
+ * load and one store each, so they never lengthen a run). One schedule: the counters are its. */
+static void test_xchg_vec_both_paths_keep_several_loads_in_flight_per_thread(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    int threads = 64 * (1 + (int)test_random_below(2)), n = 2;
+    int tile_bytes = 16 * n * threads * (1 + (int)test_random_below(2));  /* 2 or 4 units per thread */
+    for (int gmem = 0; gmem <= 1; ++gmem) {
+        assert_int_equal(dsm_emu_set_schedules("asc"), dsmSuccess);
+        run_exchange(gmem, NEIGHBOUR, n, 1, tile_bytes, threads, 2);
+        dsm_emu_set_schedules(NULL);
+        for (uint32_t b = 0; b < (uint32_t)n; ++b) {
+            dsm_emu_counts c;
+            assert_true(dsm_emu_last_counts(b, &c));
+            if (c.ld_burst_min < 2)
+                fail_msg("xchg_vec_%s, %d threads, %d units per thread: a thread of CTA %u never had more than %u "
+                         "16-byte load(s) in flight (the most of any thread: %u): issue several loads into registers "
+                         "before the first store, and let every thread of the block do so",
+                         gmem ? "gmem" : "dsmem", threads, tile_bytes / 16 / threads, b, c.ld_burst_min,
+                         c.ld_burst_max);
+        }
+    }
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_xchg_vec_dsmem_moves_every_byte_for_all_three_patterns),
     cmocka_unit_test(test_xchg_vec_gmem_moves_every_byte_for_all_three_patterns),
     cmocka_unit_test(test_xchg_vec_both_paths_handle_clusters_of_8_and_16),
     cmocka_unit_test(test_xchg_vec_tiles_larger_and_smaller_than_the_block),
     cmocka_unit_test(test_xchg_vec_uses_one_cluster_barrier_per_exchange),
+    cmocka_unit_test(test_xchg_vec_dsmem_every_thread_loads_its_share),
+    cmocka_unit_test(test_xchg_vec_both_paths_keep_several_loads_in_flight_per_thread),
 };
 
 DSM_TEST_MAIN(tests)

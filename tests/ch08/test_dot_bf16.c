@@ -6,6 +6,64 @@ DSM_DECLARE_KERNEL(gemv_rowpar_t2);
 DSM_DECLARE_KERNEL(gemv_rowpar_t4);
 DSM_DECLARE_KERNEL(gemv_rowpar_t8);
 
+/* ---- loads in flight, per thread (test_dot_bf16_probe.h) ---- */
+
+/* While probe_w is set, the probe follows every thread of CTA 0 (up to PROBE_THREADS): a run is the
+ * loads a thread issued since it last widened a number; depth is, over its runs, the most chunks
+ * of one row of W (at probe_w, rows of probe_row_bytes) in one run: the chunks of a row it had
+ * in flight before it used the first. */
+enum { PROBE_THREADS = 128, PROBE_ROWS = 8 };
+typedef struct probe_thread {
+    int loads, uses, depth, after_use;
+    size_t row[PROBE_ROWS];
+    int count[PROBE_ROWS], nrows;
+} probe_thread;
+static const unsigned char *probe_w;
+static size_t probe_w_bytes, probe_row_bytes;
+static probe_thread probe_threads[PROBE_THREADS];
+
+#ifndef DSM_BACKEND_CUDA
+struct dsm_emu_thread_view {
+    dsm_dim3 thread_idx, block_idx, block_dim, grid_dim;
+};
+extern const struct dsm_emu_thread_view *dsm_emu_self;
+
+void probe_dot_note(int what, const void *p);
+void probe_dot_note(int what, const void *p)
+{
+    unsigned t = dsm_emu_self->thread_idx.x;
+    if (!probe_w || dsm_emu_self->block_idx.x != 0 || t >= PROBE_THREADS)
+        return;
+    probe_thread *s = &probe_threads[t];
+    if (what) {
+        s->uses++;
+        s->after_use = 1;
+        return;
+    }
+    s->loads++;
+    if (s->after_use) {
+        s->nrows = 0;
+        s->after_use = 0;
+    }
+    const unsigned char *a = (const unsigned char *)p;
+    if (a < probe_w || a >= probe_w + probe_w_bytes)
+        return;
+    size_t row = (size_t)(a - probe_w) / probe_row_bytes;
+    int k = 0;
+    while (k < s->nrows && s->row[k] != row)
+        ++k;
+    if (k == s->nrows) {
+        if (k == PROBE_ROWS)
+            return;
+        s->row[k] = row;
+        s->count[k] = 0;
+        s->nrows++;
+    }
+    if (++s->count[k] > s->depth)
+        s->depth = s->count[k];
+}
+#endif
+
 static dsm_kernel_t rowpar_kernel(int nb)
 {
     return nb <= 1 ? DSM_KERNEL(gemv_rowpar_t1) : nb <= 2 ? DSM_KERNEL(gemv_rowpar_t2)
@@ -118,6 +176,51 @@ static void test_dot_bf16_loads_w_16_bytes_at_a_time_each_byte_once(void **state
     gemv_problem_free(&p);
 }
 
+/* The lesson of Little's law: `unroll` is how many chunks of each row a thread may load before it
+ * uses the first. With one token nothing else competes for registers, so a thread keeps exactly
+ * `unroll` in flight; with any number of tokens never more. The K here gives every lane at least
+ * four full rounds. */
+static void test_dot_bf16_keeps_unroll_chunks_of_a_row_in_flight_and_never_more(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    int unrolls[] = {1, 2, 4}, tokens[] = {1, 2 + (int)test_random_below(7)};
+    for (int t = 0; t < 2; ++t)
+        for (int u = 0; u < 3; ++u) {
+            int nb = tokens[t], threads = 32 * (1 + (int)test_random_below(2));
+            gemv_problem p = gemv_problem_make(2, 8 * 32 * 2 * (17 + (int)test_random_below(8)), nb, 1, 0, 0);
+            memset(probe_threads, 0, sizeof probe_threads);
+            probe_w = (const unsigned char *)p.dW;
+            probe_row_bytes = (size_t)p.K * 2u;
+            probe_w_bytes = (size_t)p.M * probe_row_bytes;
+            run_rowpar(&p, 2, threads, unrolls[u]);
+            probe_w = NULL;
+            int most = 0, worst = -1;
+            for (int th = 0; th < threads; ++th) {
+                const probe_thread *s = &probe_threads[th];
+                if (s->loads && !s->uses)
+                    fail_msg("gemv_rowpar, %d token(s), unroll %d: thread %d loaded %d chunks and never called "
+                             "bf16_lo or bf16_hi: widen with them (bf16.h), the test sees a chunk used when "
+                             "its numbers are widened", nb, unrolls[u], th, s->loads);
+                if (s->depth > most) {
+                    most = s->depth;
+                    worst = th;
+                }
+            }
+            if (most > unrolls[u])
+                fail_msg("gemv_rowpar, %d token(s), unroll %d: thread %d loaded %d chunks of one row of W before "
+                         "it used the first; unroll is the most a thread may keep in flight", nb, unrolls[u], worst,
+                         most);
+            if (nb == 1 && most < unrolls[u])
+                fail_msg("gemv_rowpar, 1 token, unroll %d, K %d: no thread loaded more than %d chunk(s) of a row "
+                         "of W before it used the first: with one token, load `unroll` chunks of every row, then "
+                         "do their arithmetic (Little's law: one 16-byte load in flight per row is latency-bound)",
+                         unrolls[u], p.K, most);
+            gemv_problem_free(&p);
+        }
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_dot_bf16_rowpar_is_exact_for_random_shapes_and_one_token),
     cmocka_unit_test(test_dot_bf16_rowpar_is_exact_for_every_token_count),
@@ -125,6 +228,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_dot_bf16_rowpar_warps_and_rows_in_any_proportion),
     cmocka_unit_test(test_dot_bf16_rowpar_real_data_within_tolerance),
     cmocka_unit_test(test_dot_bf16_loads_w_16_bytes_at_a_time_each_byte_once),
+    cmocka_unit_test(test_dot_bf16_keeps_unroll_chunks_of_a_row_in_flight_and_never_more),
 };
 
 DSM_TEST_MAIN(tests)

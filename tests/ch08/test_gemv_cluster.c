@@ -1,7 +1,7 @@
 /* test_gemv_cluster.c: ch08.gemv_cluster: the split-K GEMV is exact for any cluster size, shape and token count, reduces its partials through DSMEM and nothing else, reads one K slice per CTA; its plan keeps every SM busy, splits no further than that takes, and runs on every GPU the course models. */
 #include "gemv_test.h"
 #include "gemv_cluster.h"
-#include "model/device_model.h"
+#include "support/models.h"
 
 /* A launch shape chosen by the test (the plan's fields; smem from your gemv_cluster_smem). */
 static gemv_plan test_shape(const gemv_problem *p, int split, int rows, int threads, int unroll)
@@ -226,6 +226,33 @@ static void check_plan(int M, int K, int nb, int sm_count, const char *gpu)
                  "takes)", what, s.clusters, s.split - 1);
 }
 
+/* gemv_cluster_smem says 0 for what the kernel cannot run: a block above gemv_max_threads(nb)
+ * needs more registers than GEMV_BOUNDS gives (the GPU refuses the launch, the emulator, which
+ * has no registers, would run it), and so does any block size that is not whole warps. Every
+ * boundary of the contract, for every token count. */
+static void test_gemv_cluster_smem_refuses_what_the_kernel_cannot_run(void **state)
+{
+    (void)state;
+    for (int nb = 1; nb <= 8; ++nb) {
+        int max = gemv_max_threads(nb), rows = 1 + (int)test_random_below(16);
+        int bad[] = {max + 32, 2 * max, 1024 + 32, 16, 0, 32 + 1 + (int)test_random_below(31)};
+        for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+            if (gemv_cluster_smem(rows, bad[i], nb) != 0)
+                fail_msg("gemv_cluster_smem(rows %d, threads %d, nb %d) = %zu: %s, 0 expected", rows, bad[i], nb,
+                         gemv_cluster_smem(rows, bad[i], nb),
+                         bad[i] > max ? "more threads than gemv_max_threads(nb), the most the kernel's registers "
+                                        "allow on the GPU"
+                                      : "not a whole number of warps");
+        if (gemv_cluster_smem(rows, max, nb) == 0 || gemv_cluster_smem(16, 32, nb) == 0 ||
+            gemv_cluster_smem(1, max, nb) == 0)
+            fail_msg("gemv_cluster_smem(nb %d) refuses rows 1..16 with 32..%d threads, which the kernel must run",
+                     nb, max);
+        if (gemv_cluster_smem(0, 32, nb) != 0 || gemv_cluster_smem(rows, 64, 0) != 0 ||
+            gemv_cluster_smem(rows, 64, 9) != 0)
+            fail_msg("gemv_cluster_smem accepts 0 rows or a token count outside 1..8");
+    }
+}
+
 /* The chapter's shapes (Llama-3.1-8B, DeepSeek-V3-like small M) and random
  * ones, 1 and 8 tokens and random counts, on every GPU the course models. */
 static void test_gemv_cluster_plan_follows_the_rules_on_every_modelled_gpu(void **state)
@@ -236,16 +263,22 @@ static void test_gemv_cluster_plan_follows_the_rules_on_every_modelled_gpu(void 
     static const int shapes[][2] = {{6144, 4096}, {4096, 4096}, {28672, 4096}, {4096, 14336}, {128256, 4096},
                                     {1536, 7168}, {576, 7168}, {256, 7168}, {7168, 2048}, {64, 7168}, {16, 4096}};
     char *was = getenv("DSM_EMU_DEVICE") ? strdup(getenv("DSM_EMU_DEVICE")) : NULL;
-    for (int mi = 0; mi < dsm_model_count(); ++mi) {
-        const dsm_device_model *m = dsm_model_at(mi);
+    for (int mi = 0; mi < test_model_count(); ++mi) {
+        const dsm_device_model *m = test_model_at(mi);
+        if (m->smem_per_block_optin != 227 * 1024)
+            continue;   /* gemv_cluster_smem's contract is Hopper's 227 KB per block */
         setenv("DSM_EMU_DEVICE", m->name, 1);
+        int fit = 1;    /* the largest cluster a GPC holds: no plan splits further */
+        for (int g = 0; g < m->gpc_count; ++g)
+            fit = m->sms_per_gpc[g] > fit ? m->sms_per_gpc[g] : fit;
+        fit = fit < 16 ? fit : 16;
         for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i)
-            if (shapes[i][0] * 16 >= m->sm_count)
+            if (shapes[i][0] * fit >= m->sm_count)
                 for (int nb = 1; nb <= 8; nb *= 8)
                     check_plan(shapes[i][0], shapes[i][1], nb, m->sm_count, m->name);
         for (int i = 0; i < 20; ++i) {
             int K = 8 * (16 + (int)test_random_below(2048));
-            int min_m = (m->sm_count + 15) / 16, M = min_m + (int)test_random_below(i < 10 ? 400 : 100000);
+            int min_m = (m->sm_count + fit - 1) / fit, M = min_m + (int)test_random_below(i < 10 ? 400 : 100000);
             check_plan(M, K, 1 + (int)test_random_below(8), m->sm_count, m->name);
         }
     }
@@ -293,6 +326,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_gemv_cluster_awkward_shapes),
     cmocka_unit_test(test_gemv_cluster_runs_every_block_size_it_promises),
     cmocka_unit_test(test_gemv_cluster_real_data_within_tolerance),
+    cmocka_unit_test(test_gemv_cluster_smem_refuses_what_the_kernel_cannot_run),
     cmocka_unit_test(test_gemv_cluster_plan_follows_the_rules_on_every_modelled_gpu),
     cmocka_unit_test(test_gemv_cluster_plan_on_this_gpu),
     cmocka_unit_test(test_gemv_cluster_planned_launch_is_exact),

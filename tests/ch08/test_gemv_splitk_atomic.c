@@ -90,11 +90,44 @@ static void test_gemv_splitk_atomic_real_data_within_tolerance(void **state)
     gemv_problem_free(&p);
 }
 
+/* The init kernel's contract: any 1-D grid and block size sets every output. Grids of one CTA,
+ * of a few, and of more CTAs than outputs, with blocks of 32 to 256: a kernel without a
+ * grid-stride loop leaves outputs unset in the small grids. */
+static void test_gemv_splitk_atomic_init_sets_every_output_for_any_grid(void **state)
+{
+    (void)state;
+    int M = 300 + (int)test_random_below(200), nb = 1 + (int)test_random_below(8);
+    gemv_problem p = gemv_problem_make(M, 64, nb, 1, 1, 1);
+    size_t n = (size_t)M * (size_t)nb;
+    float *got = malloc(n * sizeof *got);
+    const unsigned grids[] = {1, 2 + test_random_below(3), (unsigned)(n / 32 + 7)};
+    const unsigned blocks[] = {32, 96, 256};
+    for (int g = 0; g < 3; ++g) {
+        assert_int_equal(dsm_memset(p.dy, 0xFF, n * 4), dsmSuccess); /* NaNs */
+        dsm_launch_config cfg = {DSM_DIM3(grids[g], 1, 1), DSM_DIM3(blocks[g], 1, 1), DSM_DIM3(0, 0, 0), 0};
+        void *args[] = {&p.dy, &p.dbias, &p.dres, &p.M, &p.nb};
+        dsm_error_t err = dsm_launch_sync(&cfg, gemv_atomic_init_kernel(), args);
+        if (err != dsmSuccess)
+            fail_msg("gemv_atomic_init, %u CTAs of %u threads: %s", grids[g], blocks[g], dsm_error_name(err));
+        assert_int_equal(dsm_memcpy_to_host(got, p.dy, n * 4), dsmSuccess);
+        for (size_t i = 0; i < n; ++i) {
+            float want = p.bias[i % (size_t)M] + p.residual[i];
+            if (got[i] != want)
+                fail_msg("gemv_atomic_init, %u CTAs of %u threads, M %d, nb %d: y[%zu] is %g, bias[m] + residual[b * "
+                         "M + m] = %g expected: the contract allows any grid, so every thread walks the outputs "
+                         "with a stride of the whole grid", grids[g], blocks[g], M, nb, i, got[i], want);
+        }
+    }
+    free(got);
+    gemv_problem_free(&p);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_gemv_splitk_atomic_is_exact_from_nans_for_random_shapes),
     cmocka_unit_test(test_gemv_splitk_atomic_fused_epilogue),
     cmocka_unit_test(test_gemv_splitk_atomic_awkward_splits),
     cmocka_unit_test(test_gemv_splitk_atomic_real_data_within_tolerance),
+    cmocka_unit_test(test_gemv_splitk_atomic_init_sets_every_output_for_any_grid),
 };
 
 DSM_TEST_MAIN(tests)
