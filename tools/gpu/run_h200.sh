@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_h200.sh: what the lead ran on a lent H200, in one script per call: build, test, sanitize, probe, measure; results under $OUT.
-# Usage: [BENCH_COMMIT=<commit>] tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes residency ptxas course bench benchquick benchncu ptx ring buggy
+# Usage: [BENCH_COMMIT=<commit>] tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes residency ptxas course grade gputest bench benchonce benchquick benchncu ptx ring buggy twins rsproto
 # (bench: make bench twice a minute apart + the repeatability check, about 7 min; benchquick, benchncu, ptx: a few minutes each)
 # Needs: nvcc, a Hopper GPU; cmocka from .deps/*.deb when the system has none.
 set -uo pipefail
@@ -39,6 +39,25 @@ for part in "$@"; do
     make -j"$j" runtime-cuda $cm >/dev/null 2>&1
     make grade GPU=1 SRC=solutions $cm 2>&1 | tee "$out/grade_gpu_solutions.txt" | tail -n 30
     make gpu-test $cm 2>&1 | tee "$out/gpu_test.txt" | tail -n 40 ;;
+  grade)
+    make -j"$j" runtime-cuda $cm >/dev/null 2>&1
+    make grade GPU=1 SRC=solutions $cm 2>&1 | tee "$out/grade_gpu_solutions.txt" | tail -n 12 ;;
+  gputest)
+    make gpu-test $cm 2>&1 | tee "$out/gpu_test.txt" | tail -n 20 ;;
+  benchonce)
+    # make bench once (the reference run), with the clocks before it
+    make -j"$j" bench-build-gpu $cm > "$out/bench_build.log" 2>&1 || tail -n 20 "$out/bench_build.log"
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader >> "$out/bench_clocks.txt"
+    start=$(date +%s)
+    make bench $cm > "$out/bench_run1.txt" 2>&1; echo "make bench: rc=$? in $(( $(date +%s) - start )) s" | tee -a "$out/bench_times.txt"
+    tail -n 25 "$out/bench_run1.txt"
+    tar czf "$out/bench_run.tgz" "build/bench/$(readlink build/bench/latest)" ;;
+  twins)
+    # the emulator's twins of the four emulator/H200 disagreements, on the H200
+    AGREEMENT=1 bash tools/gpu/emu_twins.sh "$out/twins" 2>&1 | tail -n 20 ;;
+  rsproto)
+    # chapter 8's reduce-scatter protocols, split 1 against row-parallel, and the SASS comparison
+    bash bench/hw/run_rs_protocols.sh "$out/rsproto" 2>&1 | tail -n 20 ;;
   bench)
     # make bench twice, a minute apart; the driver compares the two runs' summary.json (3 %).
     make -j"$j" bench-build-gpu $cm > "$out/bench_build.log" 2>&1 || tail -n 20 "$out/bench_build.log"
@@ -83,6 +102,6 @@ for part in "$@"; do
     if [ -f bench/ch03/run_buggy.sh ]; then make -j"$j" runtime-cuda $cm >/dev/null 2>&1; bash bench/ch03/run_buggy.sh "$out" 2>&1 | tail -n 40; fi ;;
   *) echo "unknown part $part" ;;
   esac
+  # a call cut short still brings back what the parts before wrote (ARCHIVE_TO=$OUT: only the archive there)
+  tar czf /tmp/all_results.tgz -C "$out" --exclude all_results.tgz . && cp /tmp/all_results.tgz "${ARCHIVE_TO:-$out}/all_results.tgz"
 done
-# Only 8 files come back from a lent machine: pack everything into one archive as well.
-tar czf /tmp/all_results.tgz -C "$out" . && mv /tmp/all_results.tgz "$out/all_results.tgz"
