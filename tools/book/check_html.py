@@ -211,11 +211,18 @@ def long_code_lines(pres, columns):
 def check_print(path, columns, results):
     page = Page()
     with open(path, encoding="utf-8") as f:
-        page.feed(f.read())
+        raw = f.read()
+    page.feed(raw)
     base = os.path.dirname(os.path.abspath(path))
 
     def check(name, problems):
         results.append(("print: " + name, problems))
+
+    # The last rule for a.term that sets text-decoration wins on paper: no underline on every term.
+    styles = " ".join(re.findall(r"<style[^>]*>(.*?)</style>", raw, re.S))
+    decorations = re.findall(r"a\.term\s*\{[^}]*?text-decoration:\s*([^;}]*)", styles)
+    check("glossary terms print in the link colour, not underlined",
+          [f"a.term: text-decoration {decorations[-1].strip()}"] if decorations and "underline" in decorations[-1] else [])
 
     check("page loads nothing from outside itself", page.external
           + [f"image {src[:60]}" for src, _ in page.imgs if not src.startswith("data:")])
