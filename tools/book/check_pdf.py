@@ -78,14 +78,27 @@ MAX_HOLE = 0.25            # a page inside a chapter may leave at most this much
 CHAPTER_TITLE_PT = 20       # a word this tall (pdftotext box) is a chapter's title: a chapter starts
 
 
+def caption_at(words, lo, hi):
+    """Whether a figure caption ("Figure 3.1:") starts between heights lo and hi of a page."""
+    return any(t == "Figure" and lo <= y0 <= hi and k + 1 < len(words) and re.match(r"\d+\.\d+:$", words[k + 1][4])
+               for k, (_, y0, _, _, t) in enumerate(words))
+
+
 def holes(images, boxes, first):
     """Pages from `first` on whose body is more than MAX_HOLE empty at its foot, unless the next
-    page starts a chapter (or there is none): [(page, empty fraction)]."""
+    page starts a chapter (or there is none), or the page ends with a figure and the next one
+    starts with another (two figures that do not fit one page, with no text between them to fill
+    the gap): [(page, empty fraction)]."""
     out = []
     for n in range(first, len(images)):
         w, h, px = images[n - 1]
         nxt = boxes[n][2] if n < len(boxes) else []
         if any(y1 - y0 >= CHAPTER_TITLE_PT for _, y0, _, y1, _ in nxt):
+            continue
+        words_here = boxes[n - 1][2]
+        bottom_text = max((y1 for _, _, _, y1, _ in words_here if y1 <= boxes[n - 1][1] - MARGIN_BOTTOM_MM * MM), default=0)
+        if caption_at(words_here, bottom_text - 40, bottom_text) and nxt and \
+                caption_at(nxt, 0, MARGIN_TOP_MM * MM + 0.75 * (boxes[n][1] - (MARGIN_TOP_MM + MARGIN_BOTTOM_MM) * MM)):
             continue
         top = int(MARGIN_TOP_MM * MM * DPI / 72)
         foot = h - int(MARGIN_BOTTOM_MM * MM * DPI / 72)

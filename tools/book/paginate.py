@@ -11,7 +11,7 @@ import sys
 from weasyprint import HTML
 
 HOLE = 0.12             # a page more empty than this before a figure lets the figure float
-LAST_HOLE = 0.25        # after the first moves, only a hole this large (check_pdf.py's limit) moves one more
+LAST_HOLE = 0.20        # after the first moves, only a hole near check_pdf.py's limit (25 %) moves one more
 HEADINGS = {"h2", "h3", "h4"}   # a figure may float into the next section, never the next chapter
 MOVABLE = {"p", "ul", "ol", "dl", "blockquote", "pre", "div"} | HEADINGS   # what may move up past a figure
 
