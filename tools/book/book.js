@@ -157,8 +157,8 @@
     return target;
   }
 
-  /* "On this page" and the sidebar mark the section on screen: the last heading above the top
-     third of the window. The outline is open where it stands in the margin. */
+  /* "On this page" and the sidebar mark the section on screen: the last heading above a line
+     just under the top bar. The outline is open where it stands in the margin. */
   function setupOutline() {
     var nav = document.querySelector("nav.page-outline");
     if (!nav) return;
@@ -171,7 +171,7 @@
     var heads = links.map(function (a) { return document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1))); });
     var shown = null;
     function update() {
-      var line = window.innerHeight / 3, at = -1;
+      var line = Math.min(window.innerHeight / 3, 120), at = -1;   /* just under the top bar */
       for (var i = 0; i < heads.length; i++) {
         if (heads[i] && heads[i].getBoundingClientRect().top <= line) at = i; else if (heads[i]) break;
       }

@@ -413,7 +413,9 @@ window.BookProbe = (function () {
     return new Promise(function (done) {
       requestAnimationFrame(function () { requestAnimationFrame(function () {
         var cur = document.querySelector("nav.page-outline li.current > a"), side = document.querySelector("#sidebar li.current-section > a");
-        done({ want: h.id, outline: cur ? cur.getAttribute("href").slice(1) : null, sidebar: side ? side.getAttribute("href").slice(1) : null });
+        done({ want: h.id, outline: cur ? cur.getAttribute("href").slice(1) : null, sidebar: side ? side.getAttribute("href").slice(1) : null,
+               /* at the foot of a short page the heading cannot reach the top: a later one may be marked */
+               at_end: window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2 });
       }); });
     });
   }
