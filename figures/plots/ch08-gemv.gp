@@ -66,7 +66,7 @@ set format x "%g"
 set xrange [0:1]
 set yrange [0:1]
 set label 1 "tokens (batch)" at screen 0.5, screen 0.105 center
-set key center center horizontal maxrows 3 samplen 2.5 width 1 font "DejaVu Sans,12"
+set key at screen 0.5, screen 0.045 center center horizontal maxrows 3 samplen 2.5 width 1 font "DejaVu Sans,12"
 plot NaN with linespoints lw 1.5 dt 3 pt 1 lc rgb "#808080" title "read floor (the weights alone)", \
      NaN with linespoints lw 2 pt 5 lc rgb "#000000" title "cuBLAS", \
      NaN with linespoints lw 2 dt 1 pt 4 lc rgb "#009E73" title "row-parallel", \

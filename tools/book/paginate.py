@@ -12,6 +12,7 @@ from weasyprint import HTML
 
 HOLE = 0.12             # a page more empty than this before a figure lets the figure float
 LAST_HOLE = 0.20        # after the first moves, only a hole near check_pdf.py's limit (25 %) moves one more
+BREAKABLE = {"p", "ul", "ol"}   # blocks that may break across pages (print.css keeps listings whole)
 HEADINGS = {"h2", "h3", "h4"}   # a figure may float into the next section, never the next chapter
 MOVABLE = {"p", "ul", "ol", "dl", "blockquote", "pre", "div"} | HEADINGS   # what may move up past a figure
 
@@ -72,6 +73,9 @@ def float_figures(doc, root, hole=HOLE):
                 break
             room -= b.margin_height()
             if room < 0:
+                # a paragraph or list may run on to the next page: it fills the gap all the same
+                if b.element_tag in BREAKABLE and room + b.margin_height() > 40:
+                    last = b.element
                 break
             if b.element_tag not in HEADINGS:     # a heading never ends up just above the figure
                 last = b.element

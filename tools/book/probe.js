@@ -124,7 +124,7 @@ window.BookProbe = (function () {
                       Math.round(wrap.clientWidth) + " px column: " + label(t).slice(0, 30));
       Array.prototype.forEach.call(t.querySelectorAll("td"), function (td) {
         var text = td.textContent.trim(), cr = rect(td);
-        if (text.length > 60 && (cr.width < 140 || cr.height > window.innerHeight))
+        if (text.length > 60 && (cr.width < (window.innerWidth < 700 ? 140 : 100) || cr.height > window.innerHeight))
           tableFit.push("table " + k + ": a cell of " + text.length + " characters squeezed to " + Math.round(cr.width) +
                         " x " + Math.round(cr.height) + " px: " + text.slice(0, 30));
       });
