@@ -57,10 +57,13 @@ BOOK_SITE_FILES := tools/book/site.py tools/book/site.html tools/book/site.css t
 # The catalog of cited documents (tools/book/cite.lua): assemble.lua links them and lists them.
 BOOK_SOURCES  := $(wildcard chapters/sources.ini)
 BOOK_META     += -M book-sources="$(BOOK_SOURCES)"
-# Where the site's links to repository files (exercise skeletons, a page's Markdown, plot data)
-# point: empty, the files are copied into the site (build/book/site/src/), so that the site works
-# when copied or hosted alone; or a URL prefix such as https://github.com/OWNER/REPO/blob/main/
-BOOK_SOURCE_URL ?=
+# Where each page's "Source" link (its Markdown) points: a URL prefix such as
+# https://github.com/OWNER/REPO/blob/main/ (make book SOURCE_URL=...); unset, pages have no such
+# link. Repository files the text links to (exercises, tests, plot data) are always pages of the
+# site (build/book/site/src/PATH.html, highlighted, with the raw text beside), so that the site
+# works when copied or hosted alone.
+SOURCE_URL      ?=
+BOOK_SOURCE_URL ?= $(SOURCE_URL)
 
 # Lines for `make help` (the top Makefile prints them with: @printf '%s\n' $(HELP_BOOK)).
 HELP_BOOK := "make book           the book: build/book/site/index.html (one page per chapter) and build/book.pdf" \
@@ -151,7 +154,7 @@ build/book/book.json: $(BOOK_PARTS) $(BOOK_COURSE) $(BOOK_SOURCES) build/book/pa
 build/book.html: build/book/book.json $(BOOK_STYLE) tools/book/print.lua tools/book/fold.lua
 	$(PANDOC) -f json $< -t html5 $(BOOK_HTML_OPTS) -o $@
 
-build/book.pdf: build/book.html
+build/book.pdf: build/book.html tools/book/print.sh tools/book/paginate.py
 	sh tools/book/print.sh $< $@
 
 # The site: every part's facts merged into the index (replaced only when it changes); each
@@ -175,6 +178,12 @@ build/book/highlight.css: tools/book/highlight.html
 	printf '```c\nint x;\n```\n' | $(PANDOC) -f markdown -t html5 -s --template $< \
 	  --highlight-style=tango -M title=x -o $@
 
-build/book/site/index.html: build/book/fragment.html build/book/highlight.css $(BOOK_SITE_FILES)
+# Rewritten only when the source URL changes, so that changing it rebuilds the site.
+build/book/source-url: book-parts-list
+	@mkdir -p $(@D)
+	@echo '$(BOOK_SOURCE_URL)' | cmp -s - $@ 2>/dev/null || echo '$(BOOK_SOURCE_URL)' > $@
+
+build/book/site/index.html: build/book/fragment.html build/book/highlight.css $(BOOK_SITE_FILES) build/book/source-url
 	$(PYTHON) tools/book/site.py $< $(@D) --version "$(BOOK_VERSION)" --date "$(BOOK_DATE)" \
-	  --highlight-css build/book/highlight.css --pdf build/book.pdf --source-url "$(BOOK_SOURCE_URL)"
+	  --highlight-css build/book/highlight.css --pdf build/book.pdf --source-url "$(BOOK_SOURCE_URL)" \
+	  --pandoc "$(PANDOC)"

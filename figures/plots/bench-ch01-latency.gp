@@ -5,7 +5,7 @@
 # Chapter 1 shows it drawn from the committed H200 run (build/figures/bench-ch01-latency.svg).
 # Output out: an SVG. make bench runs it on each run folder's ch01_latency.csv (bench/driver/plots.sh):
 #   gnuplot -e "csv='build/bench/latest/ch01_latency.csv'; out='build/bench/latest/bench-ch01-latency.svg'" figures/plots/bench-ch01-latency.gp
-set terminal svg size 820,380 fixed enhanced font "DejaVu Sans,13" background rgb "white"
+set terminal svg size 760,380 fixed enhanced font "DejaVu Sans,13" background rgb "white"
 set output out
 set datafile separator ","
 set datafile columnheaders

@@ -18,7 +18,8 @@ set xrange [1.5:16.5]
 set yrange [0:*]
 set xlabel "cluster size (CTAs holding the 96 K bins)"
 set ylabel "G inputs per second"
-set key bottom right
+set key outside bottom center horizontal samplen 2.5  # the legend outside the data
+set bmargin 6
 # The baseline has one row; store its rate to draw it as a line across the plot.
 global = NaN
 stats csv using (strcol(5) eq "global" ? column("ginputs_per_s") : NaN) nooutput

@@ -27,7 +27,7 @@ set ylabel "resident clusters"
 set logscale y 2
 set yrange [4:512]
 plot csv using (two_per_sm(0) ? $6 : NaN):13 smooth unique with lines lw 2 lc rgb "#1f5f99" title "2 CTAs per SM (64 KB and 1024 threads, or 100 KB and 128)", \
-     ''  using (is("sweep_1024t_160k") ? $6 : NaN):13 smooth unique with lines lw 2 lc rgb "#c77c02" title "1 CTA per SM (160 KB, 1024 threads)", \
+     ''  using (is("sweep_1024t_160k") ? $6 : NaN):13 smooth unique with lines lw 2 dt 2 lc rgb "#c77c02" title "1 CTA per SM (160 KB, 1024 threads)", \
      ''  using (two_per_sm(0) ? $6 : NaN):13:(0.13) with circles fill solid lc rgb "#1f5f99" notitle, \
      ''  using (is("sweep_1024t_160k") ? $6 : NaN):13:(0.13) with circles fill solid lc rgb "#c77c02" notitle
 unset logscale y
@@ -38,5 +38,5 @@ set key top left
 set style fill solid 0.85 border rgb "#1d1f23"
 set boxwidth 0.38
 plot csv using (two_per_sm(0) ? $6 - 0.2 : NaN):(132 - $14 / 2.0) with boxes lc rgb "#1f5f99" title "2 CTAs per SM", \
-     ''  using (is("sweep_1024t_160k") ? $6 + 0.2 : NaN):(132 - $14) with boxes lc rgb "#c77c02" title "1 CTA per SM"
+     ''  using (is("sweep_1024t_160k") ? $6 + 0.2 : NaN):(132 - $14) with boxes fs pattern 4 lc rgb "#c77c02" title "1 CTA per SM"
 unset multiplot

@@ -1,4 +1,4 @@
-# ch05-pingpong.gp: make bench's ch05_pingpong family: SM cycles per hop of the ping-pong token for every signalling mechanism and its global-memory twin, one bar per harness (course, 1 warp, probe), median with min-max bars, DSMEM blue and global memory red.
+# ch05-pingpong.gp: make bench's ch05_pingpong family: SM cycles per hop of the ping-pong token for every signalling mechanism and its global-memory twin, one bar per harness (course, 1 warp, probe), median with min-max bars, DSMEM blue and global memory orange, the harness by fill.
 # csv: bench/results/bench-h200/ch05_pingpong.csv
 # Columns (bench/families/ch05_pingpong.c, after the driver's gpu,sm_clock_mhz,date,commit): 5 mechanism,
 # 6 path, 7 label, 8 round_trips, 9 threads, 10 cycles_per_hop (median), 11 min, 12 max, 13 repeats,
@@ -26,7 +26,7 @@ set xtics nomirror scale 0 rotate by -25 left noenhanced ( \
   "release flag, DSMEM" 4, "release flag, global" 5, "st.async (DSMEM only)" 6, "remote arrive (DSMEM only)" 7)
 set bmargin 8
 set rmargin 18
-set key outside top center horizontal Left reverse noenhanced samplen 1.5 font "DejaVu Sans,11"
+set key outside top center horizontal Left reverse noenhanced samplen 1.5 maxcols 3 font "DejaVu Sans,11"
 # a CSV written before the harnesses has no columns 16-17 (and strcol of a missing column is an error)
 has_h = int(system(sprintf("head -n 1 '%s' | grep -c base_mechanism", csv)))
 mech(d) = has_h ? strcol(17) : strcol(5)
@@ -39,15 +39,22 @@ offset(h) = h eq "course_1warp" ? 0 : h eq "probe" ? 0.28 : h eq "course" ? -0.2
 # rows; without this they would be drawn on top of them
 seed1000(d) = strstrt(strcol(5), "_1000") > 0
 x(d) = seed1000(d) ? NaN : slot(mech(d)) + offset(harness(d))
-# DSMEM blue, global red; lighter for the 1-warp and probe harnesses
-colour(p, h) = strstrt(p, "DSMEM") > 0 ? (h eq "probe" ? 0x9cc3e6 : h eq "course_1warp" ? 0x5b8fc7 : 0x1f5f99) : \
-                                         (h eq "probe" ? 0xf2a7a7 : h eq "course_1warp" ? 0xdf6262 : 0xc62828)
-plot csv using (x(0)):10:(colour(strcol(6), harness(0))) \
-       with boxes lc rgb variable notitle, \
+# DSMEM blue, global memory vermillion (Okabe-Ito, colour-blind safe); the harness is the second
+# cue: solid for the exercises with 128 threads, hatched for 1 warp, open for the probe kernels
+colour(p) = strstrt(p, "DSMEM") > 0 ? 0x0072B2 : 0xD55E00
+xh(h) = harness(0) eq h ? x(0) : NaN
+plot csv using (xh("course")):10:(colour(strcol(6))) \
+       with boxes fs solid 0.9 border rgb "#1d1f23" lc rgb variable notitle, \
+     '' using (xh("course_1warp")):10:(colour(strcol(6))) \
+       with boxes fs pattern 4 border rgb "#1d1f23" lc rgb variable notitle, \
+     '' using (xh("probe")):10:(colour(strcol(6))) \
+       with boxes fs pattern 1 border rgb "#1d1f23" lc rgb variable notitle, \
      '' using (x(0)):11:(0):($12-$11) \
        with vectors heads size screen 0.006,90 lc rgb "#1d1f23" notitle, \
      '' using (x(0)):12:(sprintf("%.0f", $10)) \
        with labels rotate by 90 left offset 0,0.5 font "DejaVu Sans,11" notitle, \
-     NaN with boxes lc rgb "#1f5f99" title "exercises, 128 threads", \
-     NaN with boxes lc rgb "#5b8fc7" title "exercises, 1 warp", \
-     NaN with boxes lc rgb "#9cc3e6" title "probe kernels, 1 warp"
+     NaN with boxes fs solid 0.9 lc rgb "#0072B2" title "DSMEM", \
+     NaN with boxes fs solid 0.9 lc rgb "#D55E00" title "global memory", \
+     NaN with boxes fs solid 0.9 border rgb "#1d1f23" lc rgb "#6b6f76" title "exercises, 128 threads", \
+     NaN with boxes fs pattern 4 border rgb "#1d1f23" lc rgb "#1d1f23" title "exercises, 1 warp", \
+     NaN with boxes fs pattern 1 border rgb "#1d1f23" lc rgb "#1d1f23" title "probe kernels, 1 warp"

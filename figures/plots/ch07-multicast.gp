@@ -17,13 +17,19 @@ set xlabel "CTAs per cluster"
 set ylabel "TB/s (median)"
 set grid ytics lc rgb "#d5d9e0"
 set border 3
-set key outside right top vertical
+# one panel per source (3 curves each), the legend under them; colour-blind-safe colours
+# (Okabe-Ito) with a marker, and dashed for what is fetched
+set key outside bottom center horizontal samplen 2.5 font "DejaVu Sans,12"
 ok(d, m) = strcol(5) eq d && strcol(7) eq m && $8 == 16384 && $9 == 8 && strcol(13) eq "cudaSuccess"
 delivered(d, m) = ok(d, m) ? $18 : NaN
 fetched(d, m) = ok(d, m) ? $19 : NaN
-plot csv using 6:(delivered("L2", "per-CTA")) with linespoints lw 2 pt 7 lc rgb "#1f5f99" title "L2, per CTA", \
-     '' using 6:(delivered("L2", "multicast")) with linespoints lw 2 pt 5 lc rgb "#b5541b" title "L2, multicast: delivered", \
-     '' using 6:(fetched("L2", "multicast")) with linespoints lw 2 dt 2 pt 4 lc rgb "#b5541b" title "L2, multicast: fetched", \
-     '' using 6:(delivered("HBM", "per-CTA")) with linespoints lw 2 pt 9 lc rgb "#8cc0ef" title "HBM, per CTA", \
-     '' using 6:(delivered("HBM", "multicast")) with linespoints lw 2 pt 11 lc rgb "#f0c08f" title "HBM, multicast: delivered", \
-     '' using 6:(fetched("HBM", "multicast")) with linespoints lw 2 dt 2 pt 10 lc rgb "#f0c08f" title "HBM, multicast: fetched"
+set bmargin 6.5
+set multiplot layout 1,2
+do for [src in "L2 HBM"] {
+    set title "from ".src font "DejaVu Sans,13"
+    plot csv using 6:(delivered(src, "per-CTA")) with linespoints lw 2.5 dt 1 pt 7 ps 1.1 lc rgb "#0072B2" title "per CTA", \
+         '' using 6:(delivered(src, "multicast")) with linespoints lw 2.5 dt 1 pt 5 ps 1.1 lc rgb "#D55E00" title "multicast: delivered", \
+         '' using 6:(fetched(src, "multicast")) with linespoints lw 2.5 dt 2 pt 4 ps 1.1 lc rgb "#D55E00" title "multicast: fetched"
+    unset ylabel
+}
+unset multiplot

@@ -291,8 +291,10 @@ test_site_has_a_page_per_chapter_linked_both_ways() {
         [ -s build/book/site/ch02.html ] && [ -s build/book/site/appa.html ] && [ -s build/book/site/appb.html ] &&
         has 'href="appa.html#solution-ch02.tiny_ring"' build/book/site/ch02.html &&
         has 'rel="next" href="appa.html"' build/book/site/ch02.html && has 'rel="prev" href="ch02.html"' build/book/site/appa.html &&
-        has 'href="src/exercises/ch02/tiny_ring.cu"' build/book/site/ch02.html &&
-        [ -f build/book/site/src/exercises/ch02/tiny_ring.cu ] &&
+        has 'href="src/exercises/ch02/tiny_ring.cu.html"' build/book/site/ch02.html &&
+        [ -f build/book/site/src/exercises/ch02/tiny_ring.cu.txt ] && [ ! -e build/book/site/src/exercises/ch02/tiny_ring.cu ] &&
+        has 'class="sourceCode' build/book/site/src/exercises/ch02/tiny_ring.cu.html &&
+        has 'href="tiny_ring.cu.txt"' build/book/site/src/exercises/ch02/tiny_ring.cu.html &&
         has '"u": "ch02.html#ch02-the-outer-region"' <(sed 's/,"/, "/g; s/":"/": "/g' build/book/site/search-index.js)
 }
 
@@ -405,7 +407,14 @@ test_words_for_the_screen_stay_out_of_print() {
 test_make_site_builds_the_site_without_the_pdf() {
     fixture_repo_with_all_figures && fixture_make site >make.txt 2>err.txt &&
         [ -s build/book/site/ch02.html ] && [ ! -e build/book.pdf ] && [ ! -e build/book.html ] &&
-        has 'href="src/chapters/02-tiny.md"' build/book/site/ch02.html
+        ! grep -q 'href="[^"]*02-tiny.md"' build/book/site/ch02.html
+}
+
+test_make_book_source_url_links_each_page_to_its_source() {
+    fixture_repo_with_all_figures && fixture_make site SOURCE_URL=https://example.org/r/blob/main/ >make.txt 2>err.txt &&
+        has 'href="https://example.org/r/blob/main/chapters/02-tiny.md"' build/book/site/ch02.html &&
+        has 'href="https://example.org/r/blob/main/book.md"' build/book/site/index.html &&
+        fixture_make site >make.txt 2>>err.txt && ! has 'example.org' build/book/site/ch02.html
 }
 
 test_site_links_work_once_the_site_is_copied_elsewhere() {
@@ -450,9 +459,22 @@ test_check_browser_fails_on_wide_code_wide_figure_missing_anchor_and_lost_target
         sed -i 's/<a class="anchor"[^>]*>#<\/a>//g; s/id="ch02-/id="gone-/g' build/book/site/ch02.html &&
         ! python3 tools/book/check_browser.py build/book/site build/book-test --quick >out.txt 2>>err.txt &&
         grep -q "not ok - browser: at every width no code block is wider than its column" out.txt &&
-        grep -q "not ok - browser: at 1280 px every figure fits its column" out.txt &&
+        grep -q "not ok - browser: at every width every figure fits its column" out.txt &&
         grep -q "not ok - browser: every heading has an anchor" out.txt &&
         grep -q "not ok - browser: search finds misspellings, counts in good English, and .* land on their section" out.txt
+}
+
+# The fixture's site with the defects a reader met on a phone: the search results hanging off the
+# screen's left edge, a figure that keeps its width and no longer opens on a tap, and a table box
+# wider than the column.
+test_check_browser_fails_on_search_off_screen_wide_figure_and_wide_table_box() {
+    fixture_repo_with_all_figures && fixture_make site >make.txt 2>err.txt &&
+        printf '#search-results { position: absolute !important; left: auto !important; right: 0 !important; width: 34rem !important; }\nfigure img { max-width: none !important; }\n.table-wrap { width: 900px; overflow: visible !important; }\n' \
+            >> build/book/site/site.css &&
+        sed -i 's/<a class="figure-open"/<a class="figure-gone"/g' build/book/site/ch03.html &&
+        ! python3 tools/book/check_browser.py build/book/site build/book-test --quick >out.txt 2>>err.txt &&
+        grep -q "not ok - browser: the search results lie inside the window" out.txt &&
+        grep -q "not ok - browser: at every width every figure fits its column, scaled, and opens full size" out.txt
 }
 
 tests=$(declare -F | awk '{print $3}' | grep '^test_')

@@ -136,7 +136,7 @@ do
   check("autocode_leaves_urls_alone",
     ac("See https://docs.nvidia.com/cuda/x_y.html and dsm_x().") == "See https://docs.nvidia.com/cuda/x_y.html and `dsm_x()`.",
     ac("See https://docs.nvidia.com/cuda/x_y.html and dsm_x()."))
-  check("autocode_keeps_text_with_backticks", ac("Use `x` and dsm_y.") == "Use `x` and dsm_y.")
+  check("autocode_marks_identifiers_outside_backticks", ac("Use `x` and dsm_y.") == "Use `x` and `dsm_y`.")
   check("autocode_ptx_state_space", ac("mapa.shared::cluster maps") == "`mapa.shared::cluster` maps", ac("mapa.shared::cluster maps"))
 end
 

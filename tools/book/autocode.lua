@@ -1,5 +1,5 @@
 -- autocode.lua: put the identifiers of plain exercise text (course/*.ini `task`) in code font.
--- Text that already has a backtick is left to its author. An identifier is a word with an
+-- Text already in backticks is left as written. An identifier is a word with an
 -- underscore (dsm_cluster_sync, bins_per_block, __shared__), a PTX register (%cluster_ctarank),
 -- a camelCase word (blockIdx, cudaErrorLaunchFailure), a call (linear_rank(pos, dims),
 -- sync()), an index or member access (out[blockIdx.x], dims.x), a PTX state space
@@ -54,11 +54,27 @@ local function scan(s, i)
   return nil
 end
 
--- Return `text` with its identifiers in backticks (unchanged when it holds a backtick).
+-- Return `text` with its identifiers in backticks; what is already in backticks stays as it is.
 function M.markdown(text)
   if text:find("`", 1, true) then
-    return text
+    local out, i = {}, 1
+    while i <= #text do
+      local a, b = text:find("(`+).-%1", i)
+      if not a then
+        table.insert(out, M.plain(text:sub(i)))
+        break
+      end
+      table.insert(out, M.plain(text:sub(i, a - 1)))
+      table.insert(out, text:sub(a, b))
+      i = b + 1
+    end
+    return table.concat(out)
   end
+  return M.plain(text)
+end
+
+-- `text` (no backticks in it) with its identifiers in backticks.
+function M.plain(text)
   local out, i, n = {}, 1, #text
   while i <= n do
     local prev = i > 1 and text:sub(i - 1, i - 1) or " "

@@ -120,17 +120,15 @@
     done(ok);
   }
 
-  /* A table (or, on a phone, a figure) wider than its column gets .overflows (site.css draws
-     shadows at a table's edges) and a line under it that says it scrolls. */
+  /* A table wider than its column gets .overflows (site.css draws shadows at its edges) and a
+     line under it that says it scrolls. */
   function setupScrollers() {
-    var boxes = document.querySelectorAll(".table-wrap, figure.scroll-x");
+    var boxes = document.querySelectorAll(".table-wrap");
     Array.prototype.forEach.call(boxes, function (box) {
       var hint = document.createElement("p");
       hint.className = "scroll-hint";
       hint.setAttribute("aria-hidden", "true");
-      hint.textContent = box.tagName === "FIGURE"
-        ? "\u2194 The figure is wider than the screen: scroll it sideways, or tap it to see it whole."
-        : "\u2194 The table is wider than the screen: scroll it sideways.";
+      hint.textContent = "\u2194 The table is wider than the column: scroll it sideways.";
       box.parentNode.insertBefore(hint, box.nextSibling);
     });
     function measure() {
@@ -157,6 +155,58 @@
     }
     if (box && !box.open) box.open = true;
     return target;
+  }
+
+  /* "On this page" and the sidebar mark the section on screen: the last heading above a line
+     just under the top bar. The outline is open where it stands in the margin. */
+  function setupOutline() {
+    var nav = document.querySelector("nav.page-outline");
+    if (!nav) return;
+    var box = nav.querySelector("details"), wide = window.matchMedia("(min-width: 1500px)");
+    function place() { if (wide.matches) box.open = true; }
+    place();
+    if (wide.addEventListener) wide.addEventListener("change", place);
+    var links = Array.prototype.slice.call(nav.querySelectorAll("a[href^='#']"));
+    var side = Array.prototype.slice.call(document.querySelectorAll("#sidebar li.current li > a[href^='#']"));
+    var heads = links.map(function (a) { return document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1))); });
+    var shown = null;
+    function update() {
+      var line = Math.min(window.innerHeight / 3, 120), at = -1;   /* just under the top bar */
+      for (var i = 0; i < heads.length; i++) {
+        if (heads[i] && heads[i].getBoundingClientRect().top <= line) at = i; else if (heads[i]) break;
+      }
+      var id = at >= 0 ? heads[at].id : null;
+      if (id === shown) return;
+      shown = id;
+      links.forEach(function (a, i) { a.parentNode.classList.toggle("current", i === at); });
+      /* the sidebar lists the sections (h2): the current one is the last h2 at or above */
+      var top = null;
+      for (var k = at; k >= 0; k--) if (heads[k] && heads[k].tagName === "H2") { top = heads[k].id; break; }
+      side.forEach(function (a) { a.parentNode.classList.toggle("current-section", a.getAttribute("href") === "#" + top); });
+      var cur = at >= 0 && links[at];
+      if (cur && wide.matches && nav.scrollHeight > nav.clientHeight) {
+        var r = cur.getBoundingClientRect(), n = nav.getBoundingClientRect();
+        if (r.top < n.top || r.bottom > n.bottom) nav.scrollTop += r.top - n.top - n.height / 3;
+      }
+    }
+    var pending = false;
+    window.addEventListener("scroll", function () {
+      if (!pending) { pending = true; window.requestAnimationFrame(function () { pending = false; update(); }); }
+    }, { passive: true });
+    window.addEventListener("resize", update);
+    window.addEventListener("load", update);
+    update();
+  }
+
+  /* A solution's summary says what a click does: "Show the solution", "Hide the solution". */
+  function setupSummaries() {
+    Array.prototype.forEach.call(document.querySelectorAll("details.solution"), function (d) {
+      var s = d.querySelector("summary");
+      if (!s) return;
+      function label() { s.textContent = (d.open ? "Hide" : "Show") + " the solution"; }
+      d.addEventListener("toggle", label);
+      label();
+    });
   }
 
   function setupSolutions() {
@@ -367,6 +417,27 @@
     if (q) { input.value = q; show(); }
   }
 
+  /* A button that takes the search marks off the page (and the words out of its address). */
+  function clearButton(list) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.className = "clear-hits";
+    b.textContent = "\u2715 Clear the marks for \u201c" + list.join(" ") + "\u201d";
+    b.addEventListener("click", function () {
+      Array.prototype.forEach.call(document.querySelectorAll("mark.search-hit"), function (m) {
+        m.parentNode.replaceChild(document.createTextNode(m.textContent), m);
+      });
+      document.getElementById("content").normalize();
+      b.remove();
+      try {
+        var u = new URL(window.location.href);
+        u.searchParams.delete("highlight");
+        history.replaceState(null, "", u.pathname.split("/").pop() + u.search + u.hash);
+      } catch (e) {}
+    });
+    document.body.appendChild(b);
+  }
+
   /* Opened from a search result (page.html?highlight=words#section): mark the words in the text
      and bring the section into view (opening a closed solution first). */
   function markHighlight() {
@@ -392,6 +463,7 @@
           });
           node.parentNode.replaceChild(frag, node);
         });
+        if (nodes.length) clearButton(list);
       }
     }
     if (target) {
@@ -408,6 +480,8 @@
     setupCopy();
     setupScrollers();
     setupSolutions();
+    setupSummaries();
+    setupOutline();
     setupSearch();
     markHighlight();
   });

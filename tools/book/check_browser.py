@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """check_browser.py: open every page of the site in headless Chromium (one browser, driven by
-cdp.py) at 420, 1024, 1280 and 1920 px and check what a reader meets: images load; figures and
-code fit their column (code wraps, nothing scrolls sideways; only on a phone may a figure keep a
-legible width and scroll); the copy button is outside the text; every heading has an anchor;
+cdp.py) at 320, 390, 768, 1280 and 1920 px (and dark at 390 and 1280) and check what a reader
+meets: images load; figures scale to their column and open full size; code wraps, never inside a
+name; tables fit, or scroll in a box that fits; numbers and units never break; nothing lies
+outside the column; the search results lie inside the window; each chapter's outline marks the
+section on screen; repository files open as pages; the copy button is outside the text; every heading has an anchor;
 a wide table says that it scrolls; the closed phone menu keeps its links out of the Tab order
 and Esc or a tap outside closes it; ← and → turn the page; the theme toggle works and is
 remembered; printing shows the text and the solutions; a link to a solution opens it; search
 finds misspellings, counts in good English, and each result lands on its section with the query
 marked; no SVG text touches the drawing's edge, overlaps other text or has a line through it.
 Keeps screenshots of the first chapter and index.html at every width, light and dark.
-Usage: check_browser.py build/book/site build/book-test [--quick]   (--quick: 420 and 1280 px,
+Usage: check_browser.py build/book/site build/book-test [--quick]   (--quick: 390 and 1280 px,
        no screenshots; for the tests of the checks themselves)"""
 
 import html
@@ -23,7 +25,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from cdp import Browser, Error  # noqa: E402
 
-WIDTHS = (420, 1024, 1280, 1920)
+WIDTHS = (320, 390, 768, 1280, 1920)
+DARK_WIDTHS = (390, 1280)       # every page is also laid out in the dark theme at these widths
 HEIGHT = 900
 
 
@@ -77,8 +80,9 @@ def svg_probe_page(site):
 
 def main(site, out, quick=False):
     global WIDTHS
+    dark_widths = DARK_WIDTHS
     if quick:
-        WIDTHS = (420, 1280)
+        WIDTHS, dark_widths = (390, 1280), ()
     os.makedirs(out, exist_ok=True)
     results = []
 
@@ -94,26 +98,31 @@ def main(site, out, quick=False):
         p = Probe(browser)
 
         # Every page at every width.
-        found = {}
-        for width in WIDTHS:
+        found, panels = {}, {}
+        for width, dark in [(w, False) for w in WIDTHS] + [(w, True) for w in dark_widths]:
             for n in names:
+                key = (n, width) if not dark else (n, f"{width} dark")
                 try:
-                    found[(n, width)] = p.open(url(site, n), width).call("layout()")
+                    p.open(url(site, n), width, dark=dark)
+                    found[key] = p.call("layout()")
+                    if n == "index.html":
+                        panels[key] = p.call(f"searchPanel({json.dumps(word)})")
                 except Error as e:
-                    found[(n, width)] = None
-                    print(f"    {n} at {width}px: {e}", file=sys.stderr)
-        check("every page loads in Chromium and runs its scripts, at " + ", ".join(map(str, WIDTHS)) + " px",
+                    found[key] = None
+                    print(f"    {n} at {key[1]}px: {e}", file=sys.stderr)
+        check("every page loads in Chromium and runs its scripts, at " + ", ".join(map(str, WIDTHS)) + " px"
+              + (" (and dark at " + ", ".join(map(str, dark_widths)) + " px)" if dark_widths else ""),
               [f"{n} at {w}px" for (n, w), r in found.items() if r is None])
         ok = {k: r for k, r in found.items() if r}
         at = lambda w: {n: r for (n, ww), r in ok.items() if ww == w}  # noqa: E731
-        phone = at(420)
+        phone = at(390)
         total = sum(r["images"] for r in phone.values())
         check(f"all {total} images load and are drawn",
               [f"{n}: {b}" for n, r in phone.items() for b in r["broken"]])
-        check("at 420 px no figure label is smaller than 8.5 px",
-              [f"{n}: {s}" for n, r in phone.items() for s in r["small_labels"]])
-        check("at " + ", ".join(str(w) for w in WIDTHS if w > 700) + " px every figure fits its column",
-              [f"{n} at {w}px: {f}" for (n, w), r in ok.items() if w > 700 for f in r["wide_figures"]])
+        check("at 1280 px and wider no figure label is smaller than 11 px",
+              sorted({f"{n}: {s}" for (n, w), r in ok.items() for s in r["small_labels"]}))
+        check("at every width every figure fits its column, scaled, and opens full size on a tap",
+              [f"{n} at {w}px: {f}" for (n, w), r in ok.items() for f in r["wide_figures"]])
         check("at every width no code block is wider than its column (long lines wrap)",
               [f"{n} at {w}px: {c}" for (n, w), r in ok.items() for c in r["wide_code"]])
         check("every code block has a copy button, outside the scrolling text and clear of its first line",
@@ -123,20 +132,37 @@ def main(site, out, quick=False):
         check("every heading has an anchor to itself, with a plain-ASCII id",
               [f"{n}: {h}" for n, r in phone.items() for h in r["no_anchor"]]
               + [f"{n}: id {i!r}" for n, r in phone.items() for i in r["non_ascii_ids"]])
-        check("a table (or a figure on a phone) wider than the screen scrolls and says so",
+        check("a table wider than its column scrolls and says so",
               [f"{n} at {w}px: {t}" for (n, w), r in ok.items() for t in r["tables_bad"]])
-        check("at 420 px the sidebar is closed and the text starts on the first screen",
+        check("every table's box fits its column; at 1280 px and wider every table fits whole; no cell of prose is squeezed",
+              [f"{n} at {w}px: {t}" for (n, w), r in ok.items() for t in r["tables_fit"]])
+        check("nothing of the text lies outside its column, at every width",
+              [f"{n} at {w}px: {t}" for (n, w), r in ok.items() for t in r["outside_column"]])
+        check("no code line breaks inside a name or a number (unless the name alone is longer than the line)",
+              [f"{n} at {w}px: {t}" for (n, w), r in ok.items() for t in r["code_word_breaks"]])
+        check("no number, date or unit breaks across lines",
+              [f"{n} at {w}px: {t}" for (n, w), r in ok.items() for t in r["number_breaks"]])
+        check("the points badge of an exercise stays on one line",
+              [f"{n} at {w}px: {t}" for (n, w), r in ok.items() for t in r["badges_wrapped"]])
+        check("pseudo-code written side by side is shown in columns, not one block that wraps",
+              sorted({f"{n}: {t}" for (n, w), r in ok.items() for t in r["side_by_side"]}))
+        check("each chapter has an outline of its sections: in the right margin at 1920 px, a closed list below",
+              [f"{n} at {w}px: {t}" for (n, w), r in ok.items() for t in r["outline_bad"]])
+        check("the search results lie inside the window at every width, no title cut",
+              [f"at {w}px: {r}" for (n, w), r in panels.items()
+               if not r["shown"] or r["left"] < 0 or r["right"] > r["width"] or r["bottom"] > r["height"] or r["titles_cut"]])
+        check("at 390 px the sidebar is closed and the text starts on the first screen",
               [f"{n}: sidebar open" for n, r in phone.items() if r["sidebar_visible"]]
               + [f"{n}: text starts at {r['text_top']} px" for n, r in phone.items() if not 0 <= r["text_top"] < 450])
         check("below 1100 px the closed menu's links take no focus (Tab skips them)",
               [f"{n} at {w}px: {', '.join(r['sidebar_focusable'][:3])}" for (n, w), r in ok.items()
-               if w < 1100 and r["sidebar_focusable"]])
+               if isinstance(w, int) and w < 1100 and r["sidebar_focusable"]])
         check("at no width is a page wider than the screen",
               [f"{n} at {w}px" for (n, w), r in ok.items() if r["wider_than_viewport"]])
 
         # The phone menu: Esc closes it, and so does a tap outside.
         problems = []
-        p.open(url(site, first), 420)
+        p.open(url(site, first), 390)
         for how in ("Escape", "tap"):
             p.js("document.querySelector('.menu-toggle').click()")
             if not p.js("document.body.classList.contains('sidebar-open')"):
@@ -145,7 +171,7 @@ def main(site, out, quick=False):
             if how == "Escape":
                 browser.key("Escape", keycode=27)
             else:
-                browser.tap(410, 600)
+                browser.tap(380, 600)
             if p.js("document.body.classList.contains('sidebar-open')"):
                 problems.append(f"{how} does not close the menu")
         check("on a phone, Esc or a tap outside closes the menu", problems)
@@ -187,7 +213,7 @@ def main(site, out, quick=False):
 
         # Printing a page of the site: text only, the solutions shown.
         problems = []
-        solutions = next((n for n in names if "details class=\"solution\"" in open(os.path.join(site, n), encoding="utf-8").read()), None)
+        solutions = next((n for n in names if '<details class="solution"' in open(os.path.join(site, n), encoding="utf-8").read()), None)
         if solutions:
             p.open(url(site, solutions), 1280, print_media=True)
             r = p.js("""(function () {
@@ -252,6 +278,58 @@ def main(site, out, quick=False):
                     problems.append(f"'{q}' -> {href}: the query is not marked on the page")
         check(f"search finds misspellings, counts in good English, and {landed} results land on their section with the query marked",
               problems)
+
+        # "On this page" marks the section on screen, and the sidebar does too (wide screens).
+        problems = []
+        longest = max(chapters, key=lambda n: open(os.path.join(site, n), encoding="utf-8").read().count("<h2 "), default=None)
+        if longest:
+            for width in (1920, 390):
+                p.open(url(site, longest), width)
+                for k in (1, 2):
+                    r = p.call(f"outlineAt({k})")
+                    if r and not r["at_end"] and (r["outline"] != r["want"] or (width >= 1100 and r["sidebar"] != r["want"])):
+                        problems.append(f"{longest} at {width}px, scrolled to {r['want']}: the outline marks "
+                                        f"{r['outline']}, the sidebar {r['sidebar']}")
+        check("the outline and the sidebar mark the section on screen", problems)
+
+        # A solution's summary says Show, then Hide.
+        problems = []
+        if solutions:
+            p.open(url(site, solutions), 1280)
+            r = p.js("""(function () { var d = document.querySelector('details.solution'); if (!d) return null;
+                var s = d.querySelector('summary'), before = s.textContent; s.click();
+                return new Promise(function (done) { setTimeout(function () { done([before, s.textContent]); }, 100); }); })()""")
+            if r and (not r[0].startswith("Show") or not r[1].startswith("Hide")):
+                problems.append(f"the summary reads {r[0]!r}, then {r[1]!r} once open")
+        check("a solution's button reads Show, then Hide once open", problems)
+
+        # The search marks can be cleared.
+        problems = []
+        hits = p.open(url(site, "index.html"), 1280).call(f"search({json.dumps(word)})")["hrefs"]
+        if hits:
+            p.open(url(site, hits[0]), 1280)
+            before = p.js("document.querySelectorAll('mark.search-hit').length")
+            p.js("var b = document.querySelector('.clear-hits'); if (b) b.click()")
+            after = p.js("[document.querySelectorAll('mark.search-hit').length, location.search]")
+            if not before or after[0] or "highlight" in after[1]:
+                problems.append(f"{hits[0]}: {before} marks, {after[0]} left after Clear, address {after[1]!r}")
+        check("the marks a search result leaves on the page can be cleared", problems)
+
+        # Repository files open as pages (highlighted, with their raw text beside), never as downloads.
+        problems, opened = [], 0
+        linked = sorted({h for n in names for h in re.findall(r'href="(src/[^"#]+)"', open(os.path.join(site, n), encoding="utf-8").read())})
+        for href in [h for h in linked if h.endswith(".html")][:2] + [h for h in linked if not h.endswith(".html")]:
+            if not href.endswith(".html"):
+                problems.append(f"{href}: a browser downloads it instead of showing it")
+                continue
+            for width in (390, 1280):
+                r = p.open(url(site, href), width).call("layout()")
+                opened += 1
+                raw = p.js("(function () { var a = document.querySelector('a.raw'); return a ? a.getAttribute('href') : null; })()")
+                spans = p.js("document.querySelectorAll('main pre code span.ln').length")
+                if not raw or not raw.endswith(".txt") or not spans or r["wide_code"] or r["wider_than_viewport"]:
+                    problems.append(f"{href} at {width}px: raw {raw}, {spans} lines, wide code {r['wide_code'][:1]}")
+        check(f"the {len(linked)} repository files the site links to open as pages with a raw link ({opened} opened)", problems)
 
         # SVG figures: text inside the drawing, not over other text, no line through it.
         probe_page = svg_probe_page(site)

@@ -8,6 +8,7 @@ Usage: check_html.py build/book.html [build/book/site] [--columns N]"""
 
 import argparse
 import base64
+import html
 import json
 import os
 import re
@@ -210,11 +211,18 @@ def long_code_lines(pres, columns):
 def check_print(path, columns, results):
     page = Page()
     with open(path, encoding="utf-8") as f:
-        page.feed(f.read())
+        raw = f.read()
+    page.feed(raw)
     base = os.path.dirname(os.path.abspath(path))
 
     def check(name, problems):
         results.append(("print: " + name, problems))
+
+    # The last rule for a.term that sets text-decoration wins on paper: no underline on every term.
+    styles = " ".join(re.findall(r"<style[^>]*>(.*?)</style>", raw, re.S))
+    decorations = re.findall(r"a\.term\s*\{[^}]*?text-decoration:\s*([^;}]*)", styles)
+    check("glossary terms print in the link colour, not underlined",
+          [f"a.term: text-decoration {decorations[-1].strip()}"] if decorations and "underline" in decorations[-1] else [])
 
     check("page loads nothing from outside itself", page.external
           + [f"image {src[:60]}" for src, _ in page.imgs if not src.startswith("data:")])
@@ -370,9 +378,58 @@ def check_site(site, results):
            if not ident and tag in ("h2", "h3")])
     check("no link leaves the site folder (it works when copied or hosted)",
           [f"{n}: {h}" for n, p in pages.items() for h in p.hrefs if h.startswith(("../", "/", "file:"))])
-    check("every page links to the PDF and to its own source",
-          [n for n, p in pages.items() if "book.pdf" not in p.hrefs
-           or not any(h.startswith("src/") or h.endswith(".md") for h in p.hrefs)])
+    check("every page links to the PDF",
+          [n for n, p in pages.items() if "book.pdf" not in p.hrefs])
+    # A web server sends .cu as application/cu-seeme, .md and .csv as downloads: a repository
+    # file the text links to is a page of the site (src/PATH.html) with its raw text (.txt).
+    shown = (".html", ".txt", ".pdf", ".svg", ".png", ".jpg", ".css", ".js")
+    check("every repository file the site links to opens as a page (no .cu, .md or .csv to download)",
+          sorted({f"{n}: {t}" for n, t in files if not t.lower().endswith(shown)}))
+    raw_missing = []
+    for n, t in files:
+        if t.startswith("src/") and t.endswith(".html"):
+            path = os.path.join(site, t)
+            body = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+            raw = re.search(r'<a class="tool raw" href="([^"]+)"', body)
+            if not raw or not raw.group(1).endswith(".txt") or not os.path.exists(os.path.join(os.path.dirname(path), raw.group(1))) \
+                    or 'class="sourceCode' not in body and not t.endswith((".csv.html", ".txt.html")):
+                raw_missing.append(t)
+    check("each repository file's page shows it highlighted, with a raw link to its text", sorted(set(raw_missing)))
+    # Plots (gnuplot SVGs): at most 5 series in a panel. A series is a group gnuplot_plot_N<panel>
+    # that draws data: its lines and markers span more than a key entry's sample does.
+    crowded = []
+    img = os.path.join(site, "img")
+    for name in sorted(os.listdir(img)) if os.path.isdir(img) else []:
+        if not name.endswith(".svg"):
+            continue
+        with open(os.path.join(img, name), encoding="utf-8") as f:
+            svg = f.read()
+        panels = {}
+        for chunk in svg.split('<g id="gnuplot_plot_')[1:]:
+            panel = re.match(r"\d+([a-z]*)", chunk).group(1)
+            depth, end = 1, len(chunk)
+            for m in re.finditer(r"<g\b|</g>", chunk):
+                depth += 1 if m.group(0) == "<g" else -1
+                if depth == 0:
+                    end = m.start()
+                    break
+            body = re.sub(r"<defs>.*?</defs>", "", chunk[:end], flags=re.S)   # fill patterns: their own coordinates
+            xy = [(float(x), float(y)) for d in re.findall(r"\bd=['\"]([^'\"]*)", body)
+                  for x, y in re.findall(r"[ML]\s*(-?[\d.]+),(-?[\d.]+)", d)]
+            xy += [(float(x), float(y)) for x, y in re.findall(r"translate\((-?[\d.]+),(-?[\d.]+)\) scale", body)]
+            if xy and (max(x for x, _ in xy) - min(x for x, _ in xy) > 60 or max(y for _, y in xy) - min(y for _, y in xy) > 40):
+                panels[panel] = panels.get(panel, 0) + 1
+        crowded += [f"{name}: panel {k or 'a'} has {v} series" for k, v in panels.items() if v > 5]
+    check("every plot shows at most 5 series in a panel", crowded)
+    # Identifiers in an exercise's task are in code font, also when the task has a backtick.
+    plain_ids = []
+    for n in pages:
+        with open(os.path.join(site, n), encoding="utf-8") as f:
+            raw = f.read()
+        for box in re.findall(r'<div id="[^"]+" class="exercise">(.*?)<div class="exercise-run">', raw, re.S):
+            text = re.sub(r"<code\b.*?</code>|<a\b[^>]*>|<[^>]+>", " ", box, flags=re.S)
+            plain_ids += [f"{n}: {w}" for w in re.findall(r"(?<![\w/.-])[A-Za-z]\w*_\w+(?:\(\))?", html.unescape(text))]
+    check("exercise boxes set identifiers in code font (task text with a backtick too)", plain_ids)
 
     problems = []
     try:

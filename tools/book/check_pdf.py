@@ -74,6 +74,48 @@ def blank_pages(images, boxes):
     return blank
 
 
+MAX_HOLE = 0.25            # a page inside a chapter may leave at most this much of its body empty
+CHAPTER_TITLE_PT = 20       # a word this tall (pdftotext box) is a chapter's title: a chapter starts
+
+
+def caption_at(words, lo, hi):
+    """Whether a figure caption ("Figure 3.1:") starts between heights lo and hi of a page."""
+    return any(t == "Figure" and lo <= y0 <= hi and k + 1 < len(words) and re.match(r"\d+\.\d+:$", words[k + 1][4])
+               for k, (_, y0, _, _, t) in enumerate(words))
+
+
+def holes(images, boxes, first):
+    """Pages from `first` on whose body is more than MAX_HOLE empty at its foot, unless the next
+    page starts a chapter (or there is none), or the page ends with a figure and the next one
+    starts with another (two figures that do not fit one page, with no text between them to fill
+    the gap): [(page, empty fraction)]."""
+    out = []
+    for n in range(first, len(images)):
+        w, h, px = images[n - 1]
+        nxt = boxes[n][2] if n < len(boxes) else []
+        if any(y1 - y0 >= CHAPTER_TITLE_PT for _, y0, _, y1, _ in nxt):
+            continue
+        words_here = boxes[n - 1][2]
+        bottom_text = max((y1 for _, _, _, y1, _ in words_here if y1 <= boxes[n - 1][1] - MARGIN_BOTTOM_MM * MM), default=0)
+        if caption_at(words_here, bottom_text - 40, bottom_text) and nxt and \
+                caption_at(nxt, 0, MARGIN_TOP_MM * MM + 0.75 * (boxes[n][1] - (MARGIN_TOP_MM + MARGIN_BOTTOM_MM) * MM)):
+            continue
+        top = int(MARGIN_TOP_MM * MM * DPI / 72)
+        foot = h - int(MARGIN_BOTTOM_MM * MM * DPI / 72)
+        low = top
+        for y in range(foot - 1, top, -1):
+            row = px[3 * y * w:3 * (y + 1) * w]
+            if sum(1 for k in range(0, len(row), 3) if row[k] + row[k + 1] + row[k + 2] < 600) >= 2:
+                low = y
+                break
+        words = [y1 for _, y0, _, y1, _ in boxes[n - 1][2] if y1 <= boxes[n - 1][1] - MARGIN_BOTTOM_MM * MM]
+        low = max(low, int(max(words, default=0) * DPI / 72))
+        empty = (foot - low) / (foot - top)
+        if empty > MAX_HOLE:
+            out.append((n, empty))
+    return out
+
+
 def pdf_objects(raw):
     """{object number: body} of an uncompressed PDF (WeasyPrint's objects are; streams are not read)."""
     return {int(m.group(1)): m.group(2) for m in re.finditer(rb"(\d+) 0 obj\s*(<<.*?>>)\s*(?:endobj|stream)", raw, re.S)}
@@ -237,6 +279,11 @@ def main(pdf, book_html):
                     [k for k in ("Title", "Author", "CreationDate") if not meta.get(k)]))
     results.append(("the title page gives the version and the date",
                     [] if re.search(r"Version \S+ · \d{4}-\d\d-\d\d", page_texts[0]) else ["no 'Version X · YYYY-MM-DD' on page 1"]))
+
+    contents_end = (toc or 0) + 1 + len([t for t in page_texts[(toc or 0) + 1:(toc or 0) + 6]
+                                          if re.search(r"\.{3,}\s*\d+\s*$", t, re.M)])
+    results.append((f"no page inside a chapter is more than {MAX_HOLE:.0%} empty (figures float, tables and boxes break)",
+                    [f"page {n}: {e:.0%} empty" for n, e in holes(images, boxes, contents_end + 1)]))
 
     figures = svg_labels(book_html)
     results.append((f"the smallest label of every figure prints at {MIN_LABEL_PT} pt or more",

@@ -38,7 +38,9 @@ local function box(e, label, inner)
     pandoc.Link({ pandoc.Code(file) }, config.exercise_url .. e.file) })
   if e.test and e.test ~= "" then
     meta:extend(sep())
-    meta:extend({ pandoc.Str("tests:"), pandoc.Space(), pandoc.Code(e.test) })
+    -- the test file is a link when it exists (the site shows it as a page of its own)
+    local test = pandoc.Code(e.test)
+    meta:extend({ pandoc.Str("tests:"), pandoc.Space(), files.exists(e.test) and pandoc.Link({ test }, e.test) or test })
   end
 
   local run = pandoc.List({ pandoc.Str("Grade:"), pandoc.Space(), pandoc.Code("make grade EX=" .. id) })

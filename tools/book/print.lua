@@ -31,7 +31,7 @@ local function Link(link)
 end
 
 -- Listings up to this many lines are never split across pages (print.css: .keep).
-local KEEP_LINES = 16
+local KEEP_LINES = 10
 
 local function CodeBlock(block)
   local lang = block.classes[1] or ""
@@ -123,6 +123,26 @@ local function Div(div)
   end
 end
 
+-- A paragraph that ends in a colon leads in to the listing, figure or box after it: it goes in
+-- a div.lead-in, which print.css keeps on the same page as what follows.
+local function Blocks(blocks)
+  local out, changed = pandoc.List(), false
+  for i, b in ipairs(blocks) do
+    local nxt = blocks[i + 1]
+    local last = b.t == "Para" and b.content[#b.content]
+    if last and last.t == "Str" and last.text:match(":$") and nxt and (nxt.t == "CodeBlock" or nxt.t == "Div"
+        or (nxt.t == "Para" and #nxt.content == 1 and nxt.content[1].t == "Image")) then
+      out:insert(pandoc.Div({ b }, pandoc.Attr("", { "lead-in" })))
+      changed = true
+    else
+      out:insert(b)
+    end
+  end
+  if changed then
+    return out
+  end
+end
+
 local function Meta(meta)
   if meta["book-code-columns"] then
     columns = tonumber(pandoc.utils.stringify(meta["book-code-columns"])) or columns
@@ -132,4 +152,5 @@ end
 return {
   { Meta = Meta },
   { Link = Link, CodeBlock = CodeBlock, Table = Table, Image = Image, Span = Span, Div = Div },
+  { Blocks = Blocks },
 }

@@ -36,12 +36,17 @@ window.BookProbe = (function () {
       var img = imgs[i], r = rect(img);
       if (!img.complete || img.naturalWidth === 0 || r.width < 8 || r.height < 8) broken.push(label(img) || "image " + i);
       var font = parseFloat(img.getAttribute("data-min-font") || "0");
-      if (font && img.naturalWidth && r.width / img.naturalWidth * font < 8.5)
-        small.push((r.width / img.naturalWidth * font).toFixed(1) + "px: " + label(img).slice(0, 30));
       var fig = img.closest("figure");
-      /* A figure fits its column; only on a phone may it keep a legible width and scroll. */
-      if (fig && !narrow && (r.right > colRight + 1 || r.left < colLeft - 1 || fig.scrollWidth > fig.clientWidth + 1))
+      /* A figure scales to its column at every width (nobody scrolls a figure sideways) and a
+         tap opens it full size. */
+      if (fig && (r.right > colRight + 1 || r.left < colLeft - 1 || fig.scrollWidth > fig.clientWidth + 1))
         wideFigs.push(Math.round(r.width) + "px in " + Math.round(colRight - colLeft) + "px: " + label(img).slice(0, 30));
+      var open = img.closest("a");
+      if (fig && (!open || open.getAttribute("href") !== img.getAttribute("src")))
+        wideFigs.push("does not open full size on a tap: " + label(img).slice(0, 30));
+      /* Text in a figure reads at 11 px or more where the column is a desktop's. */
+      if (fig && font && window.innerWidth >= 1280 && img.naturalWidth && r.width / img.naturalWidth * font < 10.95)
+        small.push("at " + window.innerWidth + " px: " + (r.width / img.naturalWidth * font).toFixed(1) + "px: " + label(img).slice(0, 30));
     }
     out.images = imgs.length;
     out.broken = broken;
@@ -107,11 +112,124 @@ window.BookProbe = (function () {
     });
     out.tables_bad = tableBad;
 
+    /* Tables: the scrolling box itself fits the column; on a desktop the table fits without
+       scrolling; no cell of prose is squeezed to a sliver. */
+    var tableFit = [];
+    Array.prototype.forEach.call(document.querySelectorAll("main table"), function (t, k) {
+      var wrap = t.parentElement, wr = rect(wrap);
+      if (wr.right > colRight + 1 || wr.left < colLeft - 1)
+        tableFit.push("table " + k + ": its box (" + Math.round(wr.width) + " px) is wider than the column");
+      if (window.innerWidth >= 1280 && t.getBoundingClientRect().width > wrap.clientWidth + 1)
+        tableFit.push("table " + k + ": " + Math.round(t.getBoundingClientRect().width) + " px of table in a " +
+                      Math.round(wrap.clientWidth) + " px column: " + label(t).slice(0, 30));
+      Array.prototype.forEach.call(t.querySelectorAll("td"), function (td) {
+        var text = td.textContent.trim(), cr = rect(td);
+        if (text.length > 60 && (cr.width < (window.innerWidth < 700 ? 140 : 100) || cr.height > window.innerHeight))
+          tableFit.push("table " + k + ": a cell of " + text.length + " characters squeezed to " + Math.round(cr.width) +
+                        " x " + Math.round(cr.height) + " px: " + text.slice(0, 30));
+      });
+    });
+    out.tables_fit = tableFit;
+
+    /* Nothing a reader must see lies outside the column: every block of the text, and the
+       exercise boxes' contents. */
+    var outside = [];
+    Array.prototype.forEach.call(document.querySelectorAll("main > *, main .exercise > *, main li, main p"), function (el) {
+      if (!visible(el) || el.closest(".scroll-x, nav.page-outline")) return;
+      var r = rect(el);
+      if (r.width && (r.right > colRight + 1.5 || r.left < colLeft - 1.5))
+        outside.push(el.tagName.toLowerCase() + " at " + Math.round(r.left) + "-" + Math.round(r.right) + " px: " + label(el).slice(0, 30));
+    });
+    out.outside_column = outside.slice(0, 20);
+
+    /* Code lines break between tokens, not inside a name or number, unless the name alone is
+       longer than the line. */
+    var inWord = [];
+    Array.prototype.forEach.call(document.querySelectorAll("main pre code > span.ln"), function (ln) {
+      var lr = ln.getClientRects();
+      if (!lr.length || rect(ln).height < 1.8 * parseFloat(getComputedStyle(ln).lineHeight)) return;
+      var walker = document.createTreeWalker(ln, NodeFilter.SHOW_TEXT), n, prevTop = null, prevCh = "", prevNode = null;
+      var lst = getComputedStyle(ln), found = false, range = document.createRange();
+      var lineW = ln.clientWidth - parseFloat(lst.paddingLeft) - parseFloat(lst.paddingRight);  /* a continuation's room */
+      while ((n = walker.nextNode()) && !found) {
+        for (var i = 0; i < n.length && !found; i++) {
+          range.setStart(n, i); range.setEnd(n, i + 1);
+          var cr = range.getClientRects()[0];
+          if (!cr) continue;
+          var ch = n.data[i];
+          if (prevTop !== null && cr.top > prevTop + 2 && /\w/.test(ch) && /\w/.test(prevCh)) {
+            var word = (ln.textContent.match(/\w+/g) || []).filter(function (w) { return w.indexOf(prevCh + ch) >= 0; });
+            var longest = word.reduce(function (a, w) { return Math.max(a, w.length); }, 0);
+            if (longest * cr.width < lineW - 2) {
+              var before = (n.data.slice(Math.max(0, i - 12), i) || prevCh);
+              inWord.push(label(ln).slice(0, 40) + " (\u2026" + before + " | " + n.data.slice(i, i + 8) + ")");
+              found = true;
+            }
+          }
+          prevTop = cr.top; prevCh = ch;
+        }
+      }
+    });
+    out.code_word_breaks = inWord.slice(0, 20);
+
+    /* Numbers with their units, dates and units like TB/s stay on one line. */
+    var numBreaks = [], re = /\d{4}-\d\d-\d\d(?!\d)|(?<![\w.])\d{1,3}(?:[ \u2006\u2009\u202f\u00a0]\d{3})+(?!\d)|(?<![\w.])\d+(?:[.,]\d+)?[ \u2006\u2009\u202f\u00a0](?:[KMGT]i?B\/s|[KMGT]i?B|ms|\u00b5s|ns|MHz|GHz|cycles)(?![\w\/])|(?<![\w\/])[KMGT]i?B\/s(?![\w\/])/g;
+    var tw = document.createTreeWalker(main || document.body, NodeFilter.SHOW_TEXT, {
+      acceptNode: function (t) { return t.parentNode.closest("pre, script, style") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT; }
+    }), tn, nr = document.createRange();
+    while ((tn = tw.nextNode())) {
+      re.lastIndex = 0;
+      var m;
+      while ((m = re.exec(tn.data))) {
+        nr.setStart(tn, m.index); nr.setEnd(tn, m.index + m[0].length);
+        var rs = Array.prototype.filter.call(nr.getClientRects(), function (q) { return q.width > 0; });
+        if (rs.length > 1 && rs[rs.length - 1].top > rs[0].top + 2) numBreaks.push("\u201c" + m[0] + "\u201d");
+      }
+    }
+    out.number_breaks = numBreaks.slice(0, 20);
+
+    /* Exercise headers: the points badge on one line. */
+    out.badges_wrapped = Array.prototype.filter.call(document.querySelectorAll(".exercise-head .points"), function (b) {
+      var lh = parseFloat(getComputedStyle(b).lineHeight) || parseFloat(getComputedStyle(b).fontSize) * 1.6;
+      return b.getClientRects().length > 1 || rect(b).height > 1.6 * lh;
+    }).map(function (b) { return label(b.closest(".exercise-head")).slice(0, 40); });
+
+    /* Pseudo-code written side by side is shown in columns, not as one block that wraps. */
+    out.side_by_side = [];
+    Array.prototype.forEach.call(document.querySelectorAll("main pre"), function (pre) {
+      var lines = pre.textContent.split("\n").map(function (l) { return l.replace(/\s+$/, ""); }).filter(function (l) { return l.trim(); });
+      var longest = lines.reduce(function (a, l) { return Math.max(a, l.length); }, 0);
+      if (lines.length < 3 || longest <= 80) return;
+      for (var c = 30; c < longest - 20; c++) {
+        if (lines.some(function (l) { return l.length > c - 2 && l.slice(c - 2, c) !== "  "; })) continue;
+        if (!lines.some(function (l) { return l.length > c && l[c] !== " "; })) continue;
+        var right = lines.filter(function (l) { return l.slice(c).trim(); }).length, left = lines.filter(function (l) { return l.slice(0, c).trim(); }).length;
+        var comments = lines.every(function (l) { var r = l.slice(c).trim(); return !r || /^(\/\/|#|\/\*)/.test(r); });
+        if (right * 5 >= lines.length * 3 && left * 5 >= lines.length * 3 && !comments) { out.side_by_side.push(label(pre).slice(0, 40)); return; }
+      }
+    });
+
+    /* "On this page": in the right margin of a wide screen, inside the window and clear of the
+       text; a closed list under the title on a narrower one. */
+    var nav = document.querySelector("nav.page-outline"), outlineBad = [];
+    var chapter = /^(ch|app)\w*\.html$/.test(location.pathname.split("/").pop()) && document.querySelectorAll("main h2[id]").length >= 2;
+    if (chapter && !nav) outlineBad.push("no outline of the page");
+    if (nav) {
+      var nr2 = rect(nav), box = nav.querySelector("details");
+      if (window.innerWidth >= 1500) {
+        if (!box.open || !visible(nav.querySelector("ul"))) outlineBad.push("the outline is closed on a wide screen");
+        if (nr2.left < column.right - 1 || nr2.right > window.innerWidth || nr2.width < 120)
+          outlineBad.push("the outline is not in the right margin (" + Math.round(nr2.left) + "-" + Math.round(nr2.right) + " px)");
+      } else if (box.open) outlineBad.push("the outline is open on a narrow screen");
+      else if (nr2.left < colLeft - 1 || nr2.right > colRight + 1) outlineBad.push("the closed outline is outside the column");
+    }
+    out.outline_bad = outlineBad;
+
     /* The sidebar: closed on narrow screens, and then none of its links takes the focus. */
-    var side = document.getElementById("sidebar"), sr = rect(side);
-    out.sidebar_visible = sr.right > 1 && sr.left < window.innerWidth && visible(side);
+    var side = document.getElementById("sidebar"), sr = side ? rect(side) : { left: 0, right: 0 };
+    out.sidebar_visible = !!side && sr.right > 1 && sr.left < window.innerWidth && visible(side);
     out.sidebar_focusable = [];
-    if (window.innerWidth < 1100 && !document.body.classList.contains("sidebar-open")) {
+    if (side && window.innerWidth < 1100 && !document.body.classList.contains("sidebar-open")) {
       Array.prototype.forEach.call(side.querySelectorAll("a, button, input"), function (a) {
         a.focus();
         if (document.activeElement === a) out.sidebar_focusable.push(label(a));
@@ -275,5 +393,32 @@ window.BookProbe = (function () {
     return out;
   }
 
-  return { layout: layout, search: search, landing: landing, indexWords: indexWords, svgFigures: svgFigures };
+  /* The search results panel after typing `query`: its box in the window. */
+  function searchPanel(query) {
+    search(query);
+    var box = document.getElementById("search-results"), r = rect(box);
+    return { shown: visible(box), left: Math.round(r.left), right: Math.round(r.right), top: Math.round(r.top),
+             bottom: Math.round(r.bottom), width: window.innerWidth, height: window.innerHeight,
+             titles_cut: Array.prototype.filter.call(box.querySelectorAll("strong"), function (s) {
+               var q = rect(s); return q.left < 0 || q.right > window.innerWidth; }).length };
+  }
+
+  /* Scroll so that heading number k (h2) is at the top; then which section the outline and the
+     sidebar mark. */
+  function outlineAt(k) {
+    var heads = document.querySelectorAll("main h2[id]"), h = heads[k];
+    if (!h) return null;
+    window.scrollTo(0, window.scrollY + rect(h).top - 60);
+    window.dispatchEvent(new Event("scroll"));
+    return new Promise(function (done) {
+      requestAnimationFrame(function () { requestAnimationFrame(function () {
+        var cur = document.querySelector("nav.page-outline li.current > a"), side = document.querySelector("#sidebar li.current-section > a");
+        done({ want: h.id, outline: cur ? cur.getAttribute("href").slice(1) : null, sidebar: side ? side.getAttribute("href").slice(1) : null,
+               /* at the foot of a short page the heading cannot reach the top: a later one may be marked */
+               at_end: window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2 });
+      }); });
+    });
+  }
+
+  return { layout: layout, search: search, searchPanel: searchPanel, outlineAt: outlineAt, landing: landing, indexWords: indexWords, svgFigures: svgFigures };
 })();

@@ -4,10 +4,12 @@ index.html (title page, preface, contents) and one page per chapter and appendix
 sidebar, previous/next links, anchors on headings, a search index, code blocks that wrap with a
 continuation mark, figures that open full size, and links to the PDF and to each page's source.
 The fragment starts with the title page (<header class="title-page">, fragment.html).
-Links to repository files (exercise skeletons, plot data) are copied into the site (src/) so
-that it works wherever it is copied or hosted, or point under --source-url when one is given.
+Links to repository files (exercise skeletons, tests, plot data) become pages of the site
+(src/PATH.html, highlighted, with the raw text src/PATH.txt beside), so that it works wherever it
+is copied or hosted and no browser downloads a .cu; --source-url gives each page a link to its
+Markdown source there.
 Usage: site.py BOOK_FRAGMENT.html SITE_DIR --version V --date D --highlight-css FILE
-               [--repo-root DIR] [--pdf build/book.pdf] [--source-url URL]"""
+               [--repo-root DIR] [--pdf build/book.pdf] [--source-url URL] [--pandoc PANDOC]"""
 
 import argparse
 import html
@@ -15,14 +17,15 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 H1 = re.compile(r"<h1\b[^>]*>.*?</h1>", re.S)
 ID_ATTR = re.compile(r'\bid="([^"]+)"')
 TAG = re.compile(r"<[^>]+>")
-MIN_LABEL_PX = 9        # smallest figure label a phone may show; narrower figures scroll instead
 TAB = 4                 # site.css: tab-size
+PROSE_CELL = 60         # characters from which a table cell is prose: site.css gives it a measure
 HANG_MAX = 24           # continuation lines of a wrapped code line start at most this far in
 
 BLOCK_TAG = re.compile(r"</?(?:p|div|li|h\d|pre|tr|td|th|br|dd|dt|dl|figure|figcaption|table|ul|ol|"
@@ -55,6 +58,7 @@ class Page:
         self.source = html.unescape(src.group(1)) if src else ""
         self.ids = set(ID_ATTR.findall(body))
         self.sections = [heading_parts(h) for h in re.findall(r"<h2\b[^>]*>.*?</h2>", body, re.S)]
+        self.outline = [(h[2], heading_parts(h)) for h in re.findall(r"<h[23]\b[^>]*>.*?</h[23]>", body, re.S)]
 
     def label(self):
         """'3 The lifetime trap' / 'A Solutions' / the title alone."""
@@ -81,25 +85,85 @@ def headings_own_ids(fragment):
                   r'<section\2>\3<h\4 id="\1"', fragment)
 
 
+# The page of one repository file (Sources.write_pages): str.format slots, so CSS braces doubled.
+SOURCE_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8" />
+  <meta name="viewport" content="width=device-width, initial-scale=1.0" />
+  <meta name="color-scheme" content="light dark" />
+  <title>{title}</title>
+  <script>try {{ var t = localStorage.getItem("book-theme"); if (t === "light" || t === "dark") document.documentElement.setAttribute("data-theme", t); }} catch (e) {{}}</script>
+  <link rel="stylesheet" href="{up}highlight.css" />
+  <link rel="stylesheet" href="{up}book.css" />
+  <link rel="stylesheet" href="{up}site.css" />
+</head>
+<body class="site source-page">
+<header class="topbar">
+  <a class="book-name" href="{up}index.html">&#8592; The book</a>
+  <nav class="tools" aria-label="This file"><a class="tool raw" href="{name}.txt" title="The file as plain text">raw</a></nav>
+</header>
+<main id="content">
+<h1 class="source-title"><code>{title}</code></h1>
+{body}
+</main>
+</body>
+</html>
+"""
+
+LANGUAGES = {".cu": "c", ".cuh": "c", ".c": "c", ".h": "c", ".py": "python", ".sh": "bash", ".md": "markdown",
+             ".ini": "ini", ".gp": "gnuplot", ".json": "json", ".mk": "makefile", ".lua": "lua"}
+
+
 class Sources:
-    """Repository files the site links to: copied under site/src/ (or linked under a URL)."""
+    """Repository files the site links to. Each becomes a page of its own, src/PATH.html (the
+    file highlighted, with a link to its raw text src/PATH.txt), so that a browser shows it
+    instead of downloading it (web servers send .cu as application/cu-seeme). `url`, when
+    given, is where each page's Markdown source is linked (the top bar's Source)."""
 
     def __init__(self, site, repo_root, url):
-        self.site, self.root, self.url, self.copied = site, repo_root, url, set()
+        self.site, self.root, self.url, self.copied = site, repo_root, url, []
 
     def href(self, path):
         """The href for repository file `path` from a page of the site, or None if it is missing."""
         path = os.path.normpath(path).replace(os.sep, "/")
         if path.startswith("../") or not os.path.isfile(os.path.join(self.root, path)):
             return None
-        if self.url:
-            return self.url + path
         if path not in self.copied:
-            dest = os.path.join(self.site, "src", path)
+            dest = os.path.join(self.site, "src", path + ".txt")
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             shutil.copyfile(os.path.join(self.root, path), dest)
-            self.copied.add(path)
-        return "src/" + path
+            self.copied.append(path)
+        return "src/" + path + ".html"
+
+    def page_source(self, path):
+        """The link to a page's Markdown source under --source-url, or None when it is unset."""
+        return self.url + path if self.url and os.path.isfile(os.path.join(self.root, path)) else None
+
+    def write_pages(self, template, pandoc):
+        """src/PATH.html for every file linked: all highlighted by one Pandoc run."""
+        if not self.copied:
+            return
+        md = []
+        for k, path in enumerate(self.copied):
+            with open(os.path.join(self.root, path), encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            fence = "~" * max(12, max((len(m) + 1 for m in re.findall(r"~+", text)), default=0))
+            lang = LANGUAGES.get(os.path.splitext(path)[1], "")
+            md.append(f'::: {{#srcfile-{k}}}\n{fence} {{.{lang or "text"}}}\n{text.rstrip()}\n{fence}\n:::\n')
+        out = subprocess.run([pandoc, "-f", "markdown", "-t", "html5", "--highlight-style=tango", "--wrap=none"],
+                             input="\n".join(md), capture_output=True, text=True, check=True).stdout
+        parts = re.split(r'<div id="srcfile-(\d+)">', out)
+        for k, body in zip(parts[1::2], parts[2::2]):
+            path = self.copied[int(k)]
+            body = body.rsplit("</div>", 1)[0]
+            page = Page("", body)
+            wrap_code([page])
+            up = "../" * (path.count("/") + 1)
+            name = os.path.basename(path)
+            with open(os.path.join(self.site, "src", path + ".html"), "w", encoding="utf-8") as f:
+                f.write(template.format(title=html.escape(path), up=up, name=html.escape(name, quote=True),
+                                        body=page.body))
 
 
 def rewrite_links(pages, sources):
@@ -127,6 +191,30 @@ def rewrite_links(pages, sources):
                 return m.group(0)   # check_html.py reports it
             return f'href="{html.escape(new + ("#" + frag if frag else ""), quote=True)}"'
         p.body = re.sub(r'href="([^"]*)"', fix, p.body)
+
+
+# A number with its unit, a date, a number in groups of three or a unit like TB/s: one
+# unbreakable piece of text (site.css: .nobr), so that "18 677 760", "2026-12-02" and "2.1 TB/s"
+# never break across lines.
+UNIT = r"(?:[KMGT]i?B/s|[KMGT]i?B|B/s|ms|µs|us|ns|s|MHz|GHz|W|%|×|x|px|pt|mm|cycles|clk|SMs?|CTAs?|KB|bytes?)(?![\w/])"
+KEEP_TOGETHER = re.compile(
+    r"\d{4}-\d\d-\d\d(?!\d)"
+    r"|(?<![\w.])\d{1,3}(?:[ \u2006\u2009\u202f\u00a0]\d{3})+(?![\d])(?:\.\d+)?(?:[ \u2006\u2009\u202f\u00a0]?" + UNIT + ")?"
+    r"|(?<![\w.])\d+(?:[.,]\d+)?[ \u2006\u2009\u202f\u00a0]?(?:[×x][ \u2006\u2009\u202f\u00a0]?\d+(?:\.\d+)?[ \u2006\u2009\u202f\u00a0]?)?" + UNIT +
+    r"|(?<![\w/])[KMGT]i?B/s(?![\w/])")
+SKIP_TEXT = re.compile(r"(<pre\b.*?</pre>|<script\b.*?</script>|<[^>]+>)", re.S)
+
+
+def keep_together(pages):
+    """Numbers with their units, dates and grouped numbers in running text (inline code too) go in <span
+    class="nobr"> where they hold a place a line could break (a space, a slash, a hyphen)."""
+    def nobr(m):
+        t = m.group(0)
+        return f'<span class="nobr">{t}</span>' if re.search(r"[\s\u2006\u2009\u202f/-]", t) else t
+
+    for p in pages:
+        parts = SKIP_TEXT.split(p.body)
+        p.body = "".join(part if k % 2 else KEEP_TOGETHER.sub(nobr, part) for k, part in enumerate(parts))
 
 
 def add_anchors(pages):
@@ -167,6 +255,55 @@ def label_column(plains):
     return max(set(widths), key=widths.count) if widths else 0
 
 
+# Where a long code line may wrap besides its spaces: after ( [ { , ; :: ) / and before . or
+# -> between names; never inside a name or a number (site.css breaks inside a word only when the
+# word alone is longer than the line).
+CODE_BREAK = re.compile(r"(?<=[(\[{,;])(?=[^\s)\]},;])|(?<=::)(?=\w)|(?<=[A-Za-z_\])])(?=\.[A-Za-z_]|->)"
+                        r"|(?<=\))(?=\w)|(?<=/)(?=\w)|(?<=\w:)(?=\d)")
+
+
+def code_breaks(line_html):
+    """One code line's HTML with <wbr> at the places CODE_BREAK finds in its text."""
+    plain = html.unescape(TAG.sub("", line_html))
+    at = {m.start() for m in CODE_BREAK.finditer(plain)}
+    if not at:
+        return line_html
+    out, n = [], 0
+    for part in re.split(r"(<[^>]+>)", line_html):
+        if part.startswith("<"):
+            out.append(part)
+            continue
+        for piece in re.findall(r"&[#\w]+;|[^&]|&", part):
+            if n in at:
+                out.append("<wbr>")
+            out.append(piece)
+            n += 1
+    return "".join(out)
+
+
+def split_columns(plains):
+    """The column where pseudo-code written side by side (two programs, each line "left   right")
+    splits, or None: every line has 2 spaces before it (or ends before it), both sides are
+    substantial, the right one is not just comments beside code, and the block is too wide for
+    one column of the site."""
+    lines = [p.expandtabs(TAB).rstrip() for p in plains]
+    full = [l for l in lines if l.strip()]
+    longest = max((len(l) for l in full), default=0)
+    if len(full) < 3 or longest <= 80:
+        return None
+    for c in range(30, longest - 20):
+        if any(len(l) > c - 2 and l[c - 2:c] != "  " for l in full):
+            continue
+        if not any(len(l) > c and l[c] != " " for l in full):
+            continue
+        right = sum(1 for l in full if l[c:].strip())
+        left = sum(1 for l in full if l[:c].strip())
+        comments = all(l[c:].strip().startswith(("//", "#", "/*")) for l in full if l[c:].strip())
+        if right * 5 >= len(full) * 3 and left * 5 >= len(full) * 3 and not comments:
+            return c
+    return None
+
+
 def wrap_code(pages):
     """Each line of a code block becomes <span class="ln" style="--h:Nch">: site.css wraps it
     with a hanging indent of N characters and a continuation mark; the block sits in
@@ -184,8 +321,22 @@ def wrap_code(pages):
         out = []
         for (ident, text), plain in zip(rows, plains):
             ida = f' id="{ident}"' if ident else ""
-            out.append(f'<span{ida} class="ln" style="--h:{hang(plain, output, column)}ch">{text}</span>')
+            out.append(f'<span{ida} class="ln" style="--h:{hang(plain, output, column)}ch">{code_breaks(text)}</span>')
         return "\n".join(out)
+
+    def columns(body):
+        """Side-by-side pseudo-code as two blocks, or None."""
+        plains = [html.unescape(TAG.sub("", raw)) for raw in body.split("\n")]
+        c = split_columns(plains)
+        if c is None:
+            return None
+        sides = []
+        for part in (slice(0, c), slice(c, None)):
+            rows = [p.expandtabs(TAB).rstrip()[part] for p in plains]
+            indent = min((len(r) - len(r.lstrip()) for r in rows if r.strip()), default=0)
+            text = "\n".join(html.escape(r[indent:], quote=False) for r in rows)
+            sides.append(f'<div class="code output"><pre><code>{lines(text, True)}</code></pre></div>')
+        return '<div class="code-columns">' + "".join(sides) + "</div>"
 
     def block(m):
         pre_open, code_open, body = m.group(2), m.group(3), m.group(4)
@@ -193,6 +344,9 @@ def wrap_code(pages):
         kind = "output" if output else "source"
         if body.endswith("\n"):
             body = body[:-1]
+        split = columns(body) if output else None
+        if split:
+            return split
         inner = f"{pre_open}{code_open}{lines(body, output)}</code></pre>"
         if m.group(1):
             inner = f"{m.group(1)}{inner}</div>"
@@ -239,15 +393,12 @@ def place_figures(pages, site, repo_root):
             return fig
         local = copy(html.unescape(src))
         width, font = svg_fonts(os.path.join(repo_root, html.unescape(src)))
-        # On a phone a figure keeps the width at which its smallest label is MIN_LABEL_PX (at
-        # most its own width) and scrolls; site.css uses --min-w only on narrow screens, a
-        # wider screen always shows the whole figure. check_browser.py reads data-min-font.
-        least = int(min(width, width * MIN_LABEL_PX / font) + 0.5) if width else 0
-        style = f' style="--min-w: {least}px" data-min-font="{font:g}"' if width else ""
+        # A figure scales to the column at every width and opens full size on a tap;
+        # check_browser.py reads data-min-font (its smallest label, in the SVG's own px).
+        style = f' data-min-font="{font:g}"' if width else ""
         fig = fig.replace(f'src="{src}"', f'src="{local}"{style}', 1)
-        fig = re.sub(r"(<img\b[^>]*>)", lambda i: f'<a class="figure-open" href="{local}" '
-                     f'title="Open the figure full size">{i.group(1)}</a>', fig, count=1)
-        return fig.replace("<figure>", '<figure class="scroll-x">', 1)
+        return re.sub(r"(<img\b[^>]*>)", lambda i: f'<a class="figure-open" href="{local}" '
+                      f'title="Open the figure full size">{i.group(1)}</a>', fig, count=1)
 
     for p in pages:
         p.body = re.sub(r"<figure>.*?</figure>", figure, p.body, flags=re.S)
@@ -264,8 +415,12 @@ def wrap_tables(pages):
         code = re.sub(r"([a-z])(?=[A-Z])", r"\1<wbr>", code)
         return f"<code>{code}</code>"
 
+    def prose(m):
+        return m.group(0) if len(text_of(m.group(2))) < PROSE_CELL else f"<td{m.group(1)} class=\"prose\">{m.group(2)}</td>"
+
     def table(m):
         t = re.sub(r"<code>([^<]*)</code>", cell_code, m.group(0))
+        t = re.sub(r"<td((?:\s+(?!class=)[\w-]+=\"[^\"]*\")*)>(.*?)</td>", prose, t, flags=re.S)
         return f'<div class="scroll-x table-wrap" tabindex="0">{t}</div>'
 
     for p in pages:
@@ -339,15 +494,25 @@ def contents(pages):
 
 
 def tools(page, args, sources):
-    """The top bar's links: the PDF and the page's Markdown source."""
+    """The top bar's links: the PDF and, with --source-url, the page's Markdown source."""
     out = []
     if args.pdf:
         out.append('<a class="tool" href="book.pdf" title="The whole book as one PDF (made by make book)">PDF</a>')
-    src = sources.href(page.source or "book.md")
+    src = sources.page_source(page.source or "book.md")
     if src:
         out.append(f'<a class="tool" href="{html.escape(src, quote=True)}" '
                    f'title="This page\'s source ({html.escape(page.source or "book.md")})">Source</a>')
     return "".join(out)
+
+
+def outline(page):
+    """"On this page": the chapter's sections and subsections (book.js marks the one on screen);
+    site.css puts it in the right margin of a wide screen, under the title on a narrower one."""
+    rows = "".join(f'<li class="{"sub" if level == "3" else "top"}"><a href="#{html.escape(i, quote=True)}">'
+                   + (f'<span class="num">{html.escape(n)}</span> ' if n else "") + f"{html.escape(t)}</a></li>"
+                   for level, (i, n, t, _) in page.outline if i)
+    return ('<nav class="page-outline" aria-label="On this page"><details><summary>On this page</summary>'
+            f"<ul>{rows}</ul></details></nav>")
 
 
 def render(page, pages, i, args, template, sources):
@@ -358,6 +523,8 @@ def render(page, pages, i, args, template, sources):
         body = (f'<header class="title-page"><h1 class="title">{html.escape(args.title)}</h1>{sub}'
                 f'<p class="version">Version {html.escape(args.version)} · {html.escape(args.date)}</p>'
                 f"</header>{body}{contents(pages)}")
+    elif len(page.sections) >= 2 and "</h1>" in body:
+        body = body.replace("</h1>", "</h1>" + outline(page), 1)
     return (template.replace("{{title}}", html.escape(title))
             .replace("{{book-title}}", html.escape(args.title.split(":")[0]))
             .replace("{{version}}", html.escape(args.version))
@@ -378,7 +545,8 @@ def main():
     ap.add_argument("--repo-root", default=".")
     ap.add_argument("--pdf", default="", help="the PDF: linked from every page, copied into the site when it "
                     "exists (make book builds it and copies it in after the site)")
-    ap.add_argument("--source-url", default="", help="link repository files under this URL instead of copying them")
+    ap.add_argument("--source-url", default="", help="link each page's Markdown source under this URL (none when empty)")
+    ap.add_argument("--pandoc", default="pandoc", help="the pandoc that highlights the repository files' pages")
     args = ap.parse_args()
 
     with open(args.fragment, encoding="utf-8") as f:
@@ -403,6 +571,7 @@ def main():
     rewrite_links(pages, sources)
     place_figures(pages, args.site, args.repo_root)
     wrap_tables(pages)
+    keep_together(pages)
 
     index = [e for p in pages for e in search_entries(p)]
     add_anchors(pages)
@@ -415,6 +584,7 @@ def main():
     for i, p in enumerate(pages):
         with open(os.path.join(args.site, p.name), "w", encoding="utf-8") as f:
             f.write(render(p, pages, i, args, template, sources))
+    sources.write_pages(SOURCE_PAGE, args.pandoc)
     print(f"site: {len(pages)} pages, {len(index)} search entries in {args.site}", file=sys.stderr)
     return 0
 
