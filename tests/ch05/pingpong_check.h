@@ -29,6 +29,9 @@ typedef struct pp_tokens {
                               receipt of hop h is then first + h + (h + 1) * delta */
     const int *delta_used; /* if set and 0 after the launch, the probe found no token to add to
                               (the kernel sent them by a route it does not see): plain tokens expected */
+    int *stalled;          /* if set: a launch that every live thread blocks in (a receiver waiting for
+                              the exact token it expects, which the probe's changed one never is) sets
+                              *stalled to 1 and is not checked further, instead of failing the test */
 } pp_tokens;
 
 enum { PP_MAX_CTAS = 8 }; /* the tests launch at most 4 clusters of 2 */
@@ -127,6 +130,23 @@ static inline pp_outcome pp_run_and_check_ex(const pp_launch *l, const pp_tokens
     dsm_error_t err = dsm_launch_sync(&cfg, l->kernel, l->with_slots ? args_slots : args_plain);
     pp_running_slots = NULL;
     uint32_t delta = x->delta_used && !*x->delta_used ? 0u : x->delta;
+    if (x->stalled && test_on_emulator() && dsm_emu_last_report()->kind == DSM_REPORT_DEADLOCK) {
+        *x->stalled = 1;
+        dsm_free(d_first);
+        dsm_free(d_slots);
+        dsm_free(d_last);
+        dsm_free(d_cycles);
+        if (d_trace)
+            dsm_free(d_trace);
+        free(first);
+        free(garbage);
+        free(trace);
+        free(last);
+        free(cycles);
+        pp_outcome none;
+        memset(&none, 0, sizeof none);
+        return none;
+    }
     if (err != dsmSuccess || (test_on_emulator() && dsm_emu_last_report()->kind != DSM_REPORT_NONE))
         fail_msg("%s with %u cluster(s) of 2 CTAs x %u threads, %u round trips: launch returned %s, emulator "
                  "report: %s (above); repeat with DSM_SEED=%u",

@@ -56,6 +56,31 @@ void probe_pp_st_async(uint32_t dst, const void *val, unsigned bytes, uint32_t c
     dsm_emu_st_async(dst, val, bytes, cluster_bar, file, line);
 }
 
+void dsm_emu_flag_store(uint32_t *p, uint32_t v, int release, int gpu_scope, const char *file, int line);
+void *dsm_emu_map_shared_rank(const void *p, uint32_t rank, const char *file, int line);
+uint32_t dsm_emu_cluster_ctarank(void);
+
+/* Called by the kernel in place of the emulator's flag store (ch05.pingpong_flags): a flag stored into
+ * the peer's mailbox (its slot, or a word of its shared memory) carries its value plus probe_delta; a
+ * CTA's store into its own mailbox (the initial value) is left alone. */
+void probe_pp_flag_store(uint32_t *p, uint32_t v, int release, int gpu_scope, const char *file, int line);
+void probe_pp_flag_store(uint32_t *p, uint32_t v, int release, int gpu_scope, const char *file, int line)
+{
+    if (probe_delta) {
+        unsigned b = dsm_emu_self->block_idx.x;
+        int peer;
+        if (pp_running_slots && (p == pp_running_slots + b || p == pp_running_slots + (b ^ 1u)))
+            peer = p == pp_running_slots + (b ^ 1u);
+        else
+            peer = dsm_emu_map_shared_rank(p, dsm_emu_cluster_ctarank(), file, line) != (void *)p;
+        if (peer) {
+            v += probe_delta;
+            probe_added++;
+        }
+    }
+    dsm_emu_flag_store(p, v, release, gpu_scope, file, line);
+}
+
 /* Called by the kernel in place of the emulator's fence. */
 void probe_pp_fence(const char *file, int line);
 void probe_pp_fence(const char *file, int line)
@@ -95,6 +120,22 @@ static inline void pp_expect_forwarded_tokens(pp_launch l)
                       "(dsm_st_shared_cluster_u32), st.async and the fence after a slot's store; what it forwards "
                       "is not checked\n", l.name);
     probe_reset(0);
+}
+
+/* pp_expect_forwarded_tokens for a receiver that polls a flag: one that waits for the exact token it
+ * expects never sees the probe's changed one and blocks, which is fine (it forwards only a token it
+ * read); one that takes any new word must forward that word, plus 1. Returns 1 if it blocked. */
+static inline int pp_expect_forwarded_or_awaited_tokens(pp_launch l)
+{
+    int stalled = 0;
+    pp_tokens x = {0, 0, 0x10000u + test_random_below(0x10000u), &probe_added, &stalled};
+    probe_reset(x.delta);
+    pp_run_and_check_ex(&l, &x);
+    if (!stalled && !probe_added)
+        fail_msg("%s: the test found no flag store into the peer's mailbox to add to (it sees "
+                 "dsm_st_*_cluster_u32 and dsm_st_*_gpu_u32)", l.name);
+    probe_reset(0);
+    return stalled;
 }
 
 #endif

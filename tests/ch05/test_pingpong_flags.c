@@ -1,5 +1,5 @@
 /* test_pingpong_flags.c: ch05.pingpong_flags: the ping-pong with the token as a polled flag (relaxed and release/acquire, in shared memory and in global memory) delivers every token in order with no barrier in the hop loop, with the flag operations its contract names. */
-#include "pingpong_check.h"
+#include "pingpong_probe.h"
 
 DSM_DECLARE_KERNEL(pp_flag_relaxed);
 DSM_DECLARE_KERNEL(pp_flag_release);
@@ -98,6 +98,27 @@ static void test_pingpong_flags_use_no_barrier_inside_the_hop_loop(void **state)
     }
 }
 
+/* The receiver forwards the token it READ, plus 1: the test adds a number to every token stored into
+ * a peer's mailbox, so a receiver that takes the new word but computes its token from first[] and the
+ * hop sends the wrong one. A receiver that polls for the exact token it expects blocks on the changed
+ * one, and passes: it can only forward a token it read. */
+static void test_pingpong_flags_receivers_forward_the_token_they_read(void **state)
+{
+    (void)state;
+    if (!test_on_emulator())
+        skip();
+    pp_launch l[] = {
+        {"pp_flag_relaxed", DSM_KERNEL(pp_flag_relaxed), 0, 1, 1 + test_random_below(64), 2 + test_random_below(4), 1, 0},
+        {"pp_flag_release", DSM_KERNEL(pp_flag_release), 0, 1, 1 + test_random_below(64), 2 + test_random_below(4), 1, 0},
+        {"pp_flag_global", DSM_KERNEL(pp_flag_global), 1, 1, 1 + test_random_below(64), 2 + test_random_below(4), 1, 0},
+        {"pp_flag_global_relaxed", DSM_KERNEL(pp_flag_global_relaxed), 1, 1, 1 + test_random_below(64),
+         2 + test_random_below(4), 1, 0},
+    };
+    for (int k = 0; k < 4; ++k)
+        if (pp_expect_forwarded_or_awaited_tokens(l[k]))
+            print_message("%s waits for the exact token it expects: it forwards only what it read\n", l[k].name);
+}
+
 /* The point of the exercise is what each flag costs, so each kernel must use the flag operations
  * its contract names, for every token: the benchmark puts each beside its twin, and a "release"
  * row written with relaxed stores, or a "global" row that signals through DSMEM, would be a wrong
@@ -148,6 +169,7 @@ static void test_pingpong_flags_global_relaxed_signals_through_the_slots_relaxed
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_pingpong_flags_relaxed_delivers_every_token_in_order),
+    cmocka_unit_test(test_pingpong_flags_receivers_forward_the_token_they_read),
     cmocka_unit_test(test_pingpong_flags_release_acquire_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_flags_global_delivers_every_token_in_order),
     cmocka_unit_test(test_pingpong_flags_global_relaxed_delivers_every_token_in_order),
