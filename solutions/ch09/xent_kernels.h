@@ -1,0 +1,39 @@
+/* xent_kernels.h: the host's view of chapter 9's kernels that are not exercises (the designs the cluster kernel is measured against, and the copy floor) and the shared memory each needs. */
+#ifndef CH09_XENT_KERNELS_H
+#define CH09_XENT_KERNELS_H
+
+#include "dsm_host.h"
+#include "xent_block.h"
+#include "xent_chunk.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+DSM_DECLARE_KERNEL(xent_rowpass_bf16);      /* xent_rowpass.cu */
+DSM_DECLARE_KERNEL(xent_rowpass_f32);
+DSM_DECLARE_KERNEL(xent_split_stat_bf16);   /* xent_twokernel.cu */
+DSM_DECLARE_KERNEL(xent_split_stat_f32);
+DSM_DECLARE_KERNEL(xent_split_grad_bf16);
+DSM_DECLARE_KERNEL(xent_split_grad_f32);
+DSM_DECLARE_KERNEL(xent_gmem_bf16);         /* xent_gmem.cu */
+DSM_DECLARE_KERNEL(xent_gmem_f32);
+DSM_DECLARE_KERNEL(xent_copy);              /* xent_copy.cu */
+#ifdef __cplusplus
+}
+#endif
+
+/* Dynamic shared memory of the row-pass and two-kernel designs: the block fold's. */
+XENT_FN size_t xent_fold_smem(int T)
+{
+    return ((size_t)XENT_BLOCK_RED(T) * sizeof(xent_stat) + 15u) / 16u * 16u;
+}
+
+/* Dynamic shared memory of the global twin: the block fold's, then two slices. */
+static inline size_t xent_gmem_smem(int V, int dtype, int C, int T)
+{
+    int lo, hi;
+    xent_slice(xent_row_chunks(V, dtype), C, 0, &lo, &hi);
+    return xent_fold_smem(T) + 2u * (size_t)(hi - lo) * 16u;
+}
+
+#endif
