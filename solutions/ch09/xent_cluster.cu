@@ -1,4 +1,4 @@
-/* xent_cluster.cu: ch09.cluster: fused cross-entropy, one row per cluster at a time: each CTA loads its slice once (a bulk copy, the next row's landing while this one drains), the partial statistics cross through DSMEM, the gradient is written once. */
+/* xent_cluster.cu: ch09.cluster: fused cross-entropy, one row per cluster: each CTA loads its slice once into registers, the partial statistics cross through DSMEM, the gradient is written once. */
 #include "dsm.h"
 #include "xent_cluster.h"
 #include "xent_slice.h"
@@ -12,69 +12,80 @@
 
 // BEGIN SOLUTION
 /*
- * Persistent: cluster c takes rows c, c + clusters, ... Per row k (buffer
- * k % 2): everyone is done with buffer (k + 1) % 2, so thread 0 starts the
- * next row's copy into it; wait for this row's slice; the CTA's statistic
- * (xent_block_fold), the cluster's (xent_xchg_run: 8 bytes per peer, no
- * cluster barrier); the loss from the rank that holds the label; the
- * gradient from shared memory to global memory.
+ * Thread t of rank q holds chunks t, t + T, ... of the slice in registers
+ * (XENT_REG_CHUNKS loads in flight at once), so the slice is read once and
+ * nothing waits between the loads. Per row k: the thread's statistic (max
+ * first, then one exp per logit), the CTA's (xent_block_fold), the
+ * cluster's (xent_xchg_run: 8 bytes per peer, no cluster barrier), the loss
+ * from the thread that holds the label, the gradient from the registers.
+ * Several CTAs share an SM, each in its own phase: while one waits for its
+ * peers, another loads.
  */
-static __device__ __forceinline__ void xent_cluster_body(const uint4 *logits, const int *labels, uint4 *grad,
-                                                         float *loss, int M, int V, float scale, const int dtype)
+static __device__ __forceinline__ void xent_cluster_body(const uint4 *__restrict__ logits, const int *labels,
+                                                         uint4 *grad, float *loss, int M, int V, float scale,
+                                                         const int dtype)
 {
+    __shared__ xent_xchg x;
     int C = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
-    int cl = (int)dsm_clusterid().x, ncl = (int)dsm_nclusterid().x;
     int t = (int)threadIdx.x, T = (int)blockDim.x, e = xent_per_chunk(dtype), vc = xent_row_chunks(V, dtype);
     int lo, hi;
     xent_slice(vc, C, q, &lo, &hi);
-    int n = hi - lo, per;
-    {
-        int l0, h0;
-        xent_slice(vc, C, 0, &l0, &h0);
-        per = h0 - l0;
-    }
-    char *smem = (char *)dsm_dynamic_smem();
-    xent_cluster_head *h = (xent_cluster_head *)smem;
-    xent_stat *red = (xent_stat *)(smem + XENT_HEAD_BYTES);
-    uint4 *buf0 = (uint4 *)(smem + XENT_HEAD_BYTES + ((size_t)XENT_BLOCK_RED(T) * sizeof(xent_stat) + 15u) / 16u * 16u);
-    uint4 *bufs[2] = {buf0, buf0 + per};
-
-    if (t == 0) {
-        dsm_mbarrier_init(&h->full[0], 1);
-        dsm_mbarrier_init(&h->full[1], 1);
-        if (cl < M)
-            xent_load_slice(bufs[0], logits + (size_t)cl * (size_t)vc + (size_t)lo, n, &h->full[0]);
-    }
-    XENT_EXCHANGE_SETUP(&h->x);     /* also orders thread 0's inits before every thread's waits */
+    int n = hi - lo;
+    xent_stat *red = (xent_stat *)dsm_dynamic_smem();
+    XENT_EXCHANGE_SETUP(&x);
 
     int k = 0;
-    for (int row = cl; row < M; row += ncl, ++k) {
-        int b = k & 1;
-        __syncthreads();            /* everyone is done with bufs[b ^ 1] (row k - 1) */
-        if (t == 0 && row + ncl < M)
-            xent_load_slice(bufs[b ^ 1], logits + (size_t)(row + ncl) * (size_t)vc + (size_t)lo, n, &h->full[b ^ 1]);
-        dsm_mbarrier_wait_parity(&h->full[b], (uint32_t)(k >> 1) & 1u);
-
-        const uint4 *s = bufs[b];
-        xent_stat total = xent_block_fold(red, xent_smem_stat(s, n, t, T, dtype));
-        total = XENT_EXCHANGE_RUN(&h->x, total, k);
+    for (int row = (int)dsm_clusterid().x; row < M; row += (int)dsm_nclusterid().x, ++k) {
+        const uint4 *src = logits + (size_t)row * (size_t)vc + (size_t)lo;
+        uint4 r[XENT_REG_CHUNKS];
+        for (int j = 0; j < XENT_REG_CHUNKS; ++j)
+            if (t + j * T < n)
+                r[j] = src[t + j * T];
+        float v[8], m = -INFINITY, s = 0.0f;
+        for (int j = 0; j < XENT_REG_CHUNKS; ++j)
+            if (t + j * T < n) {
+                xent_chunk_unpack(r[j], dtype, v);
+                for (int i = 0; i < e; ++i)
+                    m = v[i] > m ? v[i] : m;
+            }
+        if (m != -INFINITY)
+            for (int j = 0; j < XENT_REG_CHUNKS; ++j)
+                if (t + j * T < n) {
+                    xent_chunk_unpack(r[j], dtype, v);
+                    for (int i = 0; i < e; ++i)
+                        s += exp2f(fmaf(v[i], XENT_LOG2E, -m * XENT_LOG2E));
+                }
+        xent_stat mine;
+        mine.m = m;
+        mine.s = s;
+        xent_stat total = XENT_EXCHANGE_RUN(&x, xent_block_fold(red, mine), k);
 
         int label = labels[row];
-        if (t == 0) {
-            if (label == XENT_IGNORE ? q == 0 : (label / e >= lo && label / e < hi))
-                loss[row] = xent_row_loss(total, label == XENT_IGNORE ? 0.0f : xent_element(s, label - lo * e, dtype),
-                                          label);
+        if (label == XENT_IGNORE) {
+            if (q == 0 && t == 0)
+                loss[row] = 0.0f;
+        } else if (label / e >= lo && label / e < hi && (label / e - lo) % T == t) {
+            for (int j = 0; j < XENT_REG_CHUNKS; ++j)   /* r[j] with j a constant: r stays in registers */
+                if (j == (label / e - lo) / T) {
+                    xent_chunk_unpack(r[j], dtype, v);
+                    for (int i = 0; i < e; ++i)
+                        if (i == label % e)
+                            loss[row] = xent_row_loss(total, v[i], label);
+                }
         }
-        xent_grad_chunks(s, grad + (size_t)row * (size_t)vc + (size_t)lo, n, t, T, dtype, lo * e, label, total, scale);
+        uint4 *dst = grad + (size_t)row * (size_t)vc + (size_t)lo;
+        for (int j = 0; j < XENT_REG_CHUNKS; ++j)
+            if (t + j * T < n)
+                dst[t + j * T] = xent_grad_chunk(r[j], dtype, (lo + t + j * T) * e, label, total, scale);
     }
-    XENT_EXCHANGE_FINISH(&h->x);
+    XENT_EXCHANGE_FINISH(&x);
 }
 // END SOLUTION
 
 #define XENT_PARAMS const uint4 *logits, const int *labels, uint4 *grad, float *loss, int M, int V, float scale
 #define XENT_TYPES const uint4 *, const int *, uint4 *, float *, int, int, float
 
-__global__ void __launch_bounds__(1024) xent_cluster_bf16(XENT_PARAMS)
+__global__ void __launch_bounds__(512, 2) xent_cluster_bf16(XENT_PARAMS)
 {
     // BEGIN SOLUTION
     //~ // TODO(ch09.cluster): the fused kernel for bf16 logits (see xent_cluster.h); the fp32
@@ -85,7 +96,7 @@ __global__ void __launch_bounds__(1024) xent_cluster_bf16(XENT_PARAMS)
 }
 DSM_KERNEL_ENTRY(xent_cluster_bf16, XENT_TYPES)
 
-__global__ void __launch_bounds__(1024) xent_cluster_f32(XENT_PARAMS)
+__global__ void __launch_bounds__(512, 2) xent_cluster_f32(XENT_PARAMS)
 {
     // BEGIN SOLUTION
     //~ // TODO(ch09.cluster): the same for fp32 logits.

@@ -8,6 +8,9 @@
 #include "xent_block.h"
 #include "xent_xchg.h"
 
+/* The most 16-byte chunks of a slice one thread holds in registers. */
+#define XENT_REG_CHUNKS 8
+
 // BOOK-BEGIN(contract)
 /*
  * xent_cluster_bf16 / xent_cluster_f32: cross-entropy forward and backward,
@@ -22,38 +25,30 @@
  * slices that are all -inf.
  *
  * Launch: clusters of C CTAs (1 <= C <= 16), any number of clusters,
- * T threads (32 <= T <= 1024), xent_cluster_smem(V, dtype, C, T) bytes of
- * dynamic shared memory. Cluster c takes rows c, c + clusters, ...; rank q
- * holds chunks xent_slice(chunks, C, q) of its row in its shared memory.
+ * T threads (a multiple of 32, at most 512) with T * XENT_REG_CHUNKS at
+ * least the chunks of a slice (xent_cluster_fits), xent_cluster_smem(T)
+ * bytes of dynamic shared memory. Cluster c takes rows c, c + clusters, ...;
+ * rank q owns chunks xent_slice(chunks, C, q) of each of its rows and holds
+ * them on chip (registers or shared memory) from the load to the gradient.
  * Each logit is read from global memory once, each gradient element written
  * once (grad may be logits: in place), the CTAs' partial statistics cross
  * through DSMEM only (ch09.xchg's budget per row), no atomics.
  */
 // BOOK-END(contract)
 
-/* Bytes of slice one CTA holds (one buffer). */
-static inline size_t xent_cluster_slice_bytes(int V, int dtype, int C)
+/* Whether T threads of clusters of C hold a slice of a row of V logits. */
+static inline int xent_cluster_fits(int V, int dtype, int C, int T)
 {
     int lo, hi;
     xent_slice(xent_row_chunks(V, dtype), C, 0, &lo, &hi);
-    return (size_t)(hi - lo) * 16u;
+    return T >= 32 && T <= 512 && T % 32 == 0 && C >= 1 && C <= XENT_MAX_CTAS &&
+           (long long)T * XENT_REG_CHUNKS >= hi - lo;
 }
 
-/* The head of the dynamic shared memory; the slices follow it. */
-typedef struct xent_cluster_head {
-    uint64_t full[2];       /* a slice landed */
-    xent_xchg x;            /* ch09.xchg */
-    float label_logit;
-} xent_cluster_head;
-
-#define XENT_HEAD_BYTES ((sizeof(xent_cluster_head) + 15u) / 16u * 16u)
-
-/* The dynamic shared memory the kernel needs: the head, the block fold's
- * statistics, and two slices (the row being reduced, the next one landing). */
-static inline size_t xent_cluster_smem(int V, int dtype, int C, int T)
+/* The dynamic shared memory the kernel needs: the block fold's statistics. */
+static inline size_t xent_cluster_smem(int T)
 {
-    size_t red = ((size_t)XENT_BLOCK_RED(T) * sizeof(xent_stat) + 15u) / 16u * 16u;
-    return XENT_HEAD_BYTES + red + 2u * xent_cluster_slice_bytes(V, dtype, C);
+    return (size_t)XENT_BLOCK_RED(T) * sizeof(xent_stat);
 }
 
 #ifdef __cplusplus

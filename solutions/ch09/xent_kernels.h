@@ -4,7 +4,7 @@
 
 #include "dsm_host.h"
 #include "xent_block.h"
-#include "xent_chunk.h"
+#include "xent_cluster.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -26,14 +26,6 @@ DSM_DECLARE_KERNEL(xent_copy);              /* xent_copy.cu */
 XENT_FN size_t xent_fold_smem(int T)
 {
     return ((size_t)XENT_BLOCK_RED(T) * sizeof(xent_stat) + 15u) / 16u * 16u;
-}
-
-/* Dynamic shared memory of the global twin: the block fold's, then two slices. */
-static inline size_t xent_gmem_smem(int V, int dtype, int C, int T)
-{
-    int lo, hi;
-    xent_slice(xent_row_chunks(V, dtype), C, 0, &lo, &hi);
-    return xent_fold_smem(T) + 2u * (size_t)(hi - lo) * 16u;
 }
 
 #endif

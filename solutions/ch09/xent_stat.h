@@ -29,9 +29,13 @@ XENT_FN xent_stat xent_stat_empty(void)
  * {-INFINITY, 0} returns the other side bit for bit, and two empty sides give
  * {-INFINITY, 0}. m is exact (it is one of the inputs).
  *
- * xent_stat_fold: p[0] merged with p[1], that with p[2], ... up to p[n - 1],
- * in that order (floating-point addition is not associative: a fixed order
- * gives every caller the same bits). n = 0 gives the empty statistic.
+ * xent_stat_fold: the statistic of p[0..n) at once: m the largest p[i].m,
+ * s the sum of p[i].s * exp(p[i].m - m) added in index order (floating-point
+ * addition is not associative: a fixed order gives every caller the same
+ * bits). The n exponentials are independent, so a GPU computes them in
+ * parallel, where n - 1 merges in a row would wait for each other. Empty
+ * entries contribute nothing (a fold of one entry and empties returns that
+ * entry bit for bit); n = 0 or all empty gives the empty statistic.
  *
  * xent_stat_push: a merged with the statistic of v[0..n).
  */
@@ -54,13 +58,17 @@ XENT_FN xent_stat xent_stat_merge(xent_stat a, xent_stat b)
 XENT_FN xent_stat xent_stat_fold(const xent_stat *p, int n)
 {
     // BEGIN SOLUTION
-    //~ // TODO(ch09.stat_merge): merge p[0..n) in index order.
+    //~ // TODO(ch09.stat_merge): the statistic of p[0..n), summed in index order.
     //~ (void)p;
     //~ (void)n;
     //~ return xent_stat_empty();
     xent_stat r = xent_stat_empty();
     for (int i = 0; i < n; ++i)
-        r = i == 0 ? p[0] : xent_stat_merge(r, p[i]);
+        r.m = p[i].m > r.m ? p[i].m : r.m;
+    if (r.m == -INFINITY)
+        return r;
+    for (int i = 0; i < n; ++i)
+        r.s += p[i].s * exp2f((p[i].m - r.m) * XENT_LOG2E);
     return r;
     // END SOLUTION
 }

@@ -71,9 +71,18 @@ static __device__ __forceinline__ xent_stat xent_xchg_run(xent_xchg *x, xent_sta
         dsm_st_async_u32(dst + 4, xent_f32_bits(mine.s), bar);
     }
     dsm_mbarrier_wait_parity(&x->bar[b], (uint32_t)(k >> 1) & 1u);
-    xent_stat r = q == 0 ? mine : x->slot[b][0];
-    for (int p = 1; p < C; ++p)
-        r = xent_stat_merge(r, p == q ? mine : x->slot[b][p]);
+    xent_stat r = xent_stat_empty();   /* xent_stat_fold of ranks 0..C-1, unrolled over XENT_MAX_CTAS */
+    for (int p = 0; p < XENT_MAX_CTAS; ++p)
+        if (p < C) {
+            float m = p == q ? mine.m : x->slot[b][p].m;
+            r.m = m > r.m ? m : r.m;
+        }
+    if (r.m != -INFINITY)
+        for (int p = 0; p < XENT_MAX_CTAS; ++p)
+            if (p < C) {
+                xent_stat o = p == q ? mine : x->slot[b][p];
+                r.s += o.s * exp2f((o.m - r.m) * XENT_LOG2E);
+            }
     return r;
     // END SOLUTION
 }
