@@ -110,6 +110,69 @@ bench_stats bench_stats_of(const double *samples, int n);
 dsm_error_t bench_time_launches(bench *b, const dsm_launch_config *cfg, dsm_kernel_t kernel, void **args,
                                 int warmup, int repeats, double *ms);
 
+/*
+ * Check, then time, variants side by side (bench/driver/variants.c): the one
+ * way a family compares kernels.
+ *   1. every variant is checked (its check: poison the outputs, one call,
+ *      compare with the reference); a wrong one is failed there and then
+ *      (bench_fail_kernel of its kernel, or bench_fail) and gives no time;
+ *   2. every variant that passed is warmed up (its timed body, `warmup` times);
+ *   3. `rounds` rounds: in round r the variants run in the order r, r+1, ...
+ *      (rotating, so that none always runs first or after the same one), each
+ *      timed once: µs per call of its body, one sample per round.
+ * The timed body is `calls` consecutive calls (call i with input copy
+ * i % copies: a rotating pool the family makes at least BENCH_ROTATE_L2 x the
+ * L2 size, so that inputs come from HBM), captured as one graph on `stream`
+ * (graph = 1) or launched one by one from the host, between two events.
+ * A pair's ratio is taken round by round (bench_pair_ratio), so a drift of the
+ * GPU's clock during the run cancels out of it.
+ */
+#define BENCH_ROUNDS_MAX 32
+#define BENCH_ROTATE_L2 4   /* a rotating input pool holds at least 4 x L2 */
+
+typedef struct bench_variant {
+    const char *name;       /* for messages: "rowpar_pdl, llama_o nb 1" */
+    const char *kernel;     /* the DSM_KERNEL_ENTRY name a failed check fails; NULL: none (a vendor library) */
+    void *ctx;              /* given to check and call */
+    /* Poisons the outputs, makes one call, compares with the reference: 1 when
+     * right; 0 when wrong or when the call failed, with the reason in why (why
+     * left empty: the check reported the failure itself with bench_fail_kernel). */
+    int (*check)(void *ctx, char *why, size_t why_len);
+    /* Enqueues call number i (input copy i % copies) on stream; pdl: with
+     * programmatic dependent launch. Returns the launch's error. */
+    dsm_error_t (*call)(void *ctx, int i, dsm_stream_t stream, int pdl);
+    int pdl, graph, calls;
+} bench_variant;
+
+typedef enum bench_variant_status {
+    BENCH_VARIANT_NOT_RUN = 0,  /* not given to bench_time_variants (a zeroed result) */
+    BENCH_VARIANT_TIMED,        /* checked and timed: samples are valid */
+    BENCH_VARIANT_WRONG,        /* its check failed (and was reported as a failure) */
+    BENCH_VARIANT_NOT_CAPTURED, /* its calls could not be captured in a graph (not a failure: e.g. PDL) */
+    BENCH_VARIANT_TIMING_FAILED /* a timed call failed (reported as a failure) */
+} bench_variant_status;
+
+typedef struct bench_variant_result {
+    bench_variant_status status;
+    double us[BENCH_ROUNDS_MAX];    /* µs per call, round by round */
+    int rounds;
+    bench_stats stats;              /* over the rounds; zeros unless TIMED */
+} bench_variant_result;
+
+/* Checks and times nv variants as above on stream (which must not be NULL:
+ * graphs are captured on it); res[i] for v[i]. Rounds are capped at
+ * BENCH_ROUNDS_MAX; the dry run checks every variant and times one round.
+ * Returns the number of variants timed. */
+int bench_time_variants(bench *b, dsm_stream_t stream, const bench_variant *v, int nv, int warmup, int rounds,
+                        bench_variant_result *res);
+
+/* "not_run", "timed", "wrong", "not_captured", "timing_failed": a CSV status column's value. */
+const char *bench_variant_status_name(bench_variant_status s);
+
+/* Median, min and max over the rounds of a's time / b's time in the same round;
+ * n = 0 unless both were timed. */
+bench_stats bench_pair_ratio(const bench_variant_result *a, const bench_variant_result *b);
+
 /* Opens <run folder>/<name>.csv and writes its header line, to which the
  * driver prepends the columns gpu,sm_clock_mhz,date,commit (so every row says
  * where it was measured). Rows are the family's columns, comma-separated,
@@ -147,6 +210,19 @@ void bench_summary_text(bench *b, const char *key, const char *value);
 /* Appends Markdown to the run's report.md (the family's own section: a
  * "## ..." heading, its tables, DSMEM/global ratios, the seed's figures). */
 void bench_report(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The vendor's GEMM, to set a family's kernels beside it: cuBLAS in the GPU
+ * build (bench/driver/blas.c), none in the emulator build. Open one handle on
+ * the stream its calls go to: NULL, with the reason in why, when there is no
+ * cuBLAS. C (m x n, fp32, column-major, ldc) = A^T B, A k x m and B k x n in
+ * bf16, column-major (lda, ldb): cublasGemmEx(OP_T, OP_N), fp32 compute,
+ * CUBLAS_GEMM_DEFAULT. Its launches cannot take programmatic dependent launch:
+ * cuBLAS's API has no launch attributes. */
+typedef struct bench_blas bench_blas;
+bench_blas *bench_blas_open(dsm_stream_t stream, char *why, size_t why_len);
+void bench_blas_close(bench_blas *h);
+dsm_error_t bench_blas_gemm_bf16_tn(bench_blas *h, int m, int n, int k, const void *a, int lda, const void *b,
+                                    int ldb, float *c, int ldc);
 
 /* The benchmark's data generator (xorshift64): advances *state (never 0) and returns it. Each family keeps
  * its own state and seed, so its inputs do not depend on which families ran before it. */

@@ -14,8 +14,11 @@ BENCH_DRY_OUT     ?= $(BENCH_OUT)/dry
 BENCH_REFERENCE   ?= bench/results/bench-h200
 BENCH_FAMILY_SRCS := $(sort $(wildcard bench/families/*.c))
 BENCH_FAMILIES    := $(basename $(notdir $(BENCH_FAMILY_SRCS)))
+# A family's parts, when one file would answer more than one question: bench/families/<family>/*.c,
+# linked into both builds (a family file includes their header as "<family>/<name>.h").
+BENCH_FAMILY_PART_SRCS := $(sort $(wildcard bench/families/*/*.c))
 BENCH_DRIVER_SRCS := $(sort $(wildcard bench/driver/*.c))
-BENCH_HEADERS     := bench/bench.h $(wildcard bench/driver/*.h)
+BENCH_HEADERS     := bench/bench.h $(wildcard bench/driver/*.h) $(wildcard bench/families/*/*.h)
 
 # The kernels come from solutions/ unless SRC is given on the command line (make bench SRC=exercises);
 # the Makefile's own default (exercises, for make grade) does not apply here.
@@ -47,6 +50,7 @@ bench_dir = build/bench/obj/$(call bench_variant,$1)
 bench_bin = build/bench/bin/bench-$(call bench_variant,$1)
 bench_objs = $(BENCH_DRIVER_SRCS:bench/driver/%.c=$(call bench_dir,$1)/driver/%.o) \
   $(BENCH_FAMILY_SRCS:bench/families/%.c=$(call bench_dir,$1)/families/%.o) \
+  $(BENCH_FAMILY_PART_SRCS:bench/families/%.c=$(call bench_dir,$1)/families/%.o) \
   $(BENCH_KERNEL_FILES:%.cu=$(call bench_dir,$1)/kernels/%.o) \
   $(BENCH_OWN_KERNEL_FILES:bench/kernels/%.cu=$(call bench_dir,$1)/own/%.o) $(call bench_dir,$1)/families_table.o \
   $(call bench_dir,$1)/kernels_table.o
@@ -100,7 +104,7 @@ $(BENCH_EMU_DIR)/own/%.o: bench/kernels/%.cu $(RUNTIME_HEADERS)
 
 $(BENCH_EMU_DIR)/families/%.o: bench/families/%.c $(BENCH_HEADERS) $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(EMU_CFLAGS) -Ibench -I$(BENCH_SRC) -c $< -o $@
+	$(CC) $(EMU_CFLAGS) -Ibench -Ibench/families -I$(BENCH_SRC) -c $< -o $@
 
 $(BENCH_EMU_DIR)/driver/%.o: bench/driver/%.c $(BENCH_HEADERS) $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
@@ -128,7 +132,7 @@ $(BENCH_GPU_DIR)/own/%.o: bench/kernels/%.cu $(RUNTIME_HEADERS)
 
 $(BENCH_GPU_DIR)/families/%.o: bench/families/%.c $(BENCH_HEADERS) $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(CUDA_HOST_CFLAGS) -Ibench -I$(BENCH_SRC) -c $< -o $@
+	$(CC) $(CUDA_HOST_CFLAGS) -Ibench -Ibench/families -I$(BENCH_SRC) -c $< -o $@
 
 $(BENCH_GPU_DIR)/driver/%.o: bench/driver/%.c $(BENCH_HEADERS) $(RUNTIME_HEADERS)
 	@mkdir -p $(@D)

@@ -8,6 +8,11 @@
 #include "hopper/device_hopper.h"
 #else
 #include "emu/device_emu.h"
+/* Programmatic dependent launch on the emulator: launches run one after the
+ * other, so the previous grid has always completed and the next one cannot
+ * start early: griddepcontrol.wait and .launch_dependents do nothing. */
+static inline void dsm_griddepcontrol_wait(void) {}
+static inline void dsm_griddepcontrol_launch_dependents(void) {}
 #endif
 
 #endif

@@ -1,4 +1,4 @@
-/* dsm_host.h: the host-side API (C): memory, launch with clusters, attributes, occupancy, errors. */
+/* dsm_host.h: the host-side API (C): memory, launch with clusters and options, streams, events, graphs, attributes, occupancy, errors. */
 #ifndef DSM_HOST_H
 #define DSM_HOST_H
 
@@ -42,6 +42,80 @@ dsm_error_t dsm_launch_sync(const dsm_launch_config *cfg, dsm_kernel_t kernel, v
  * (dsmErrorLaunchFailure for the lifetime trap, ...). On hardware such an error
  * is sticky for the whole process; on the emulator it is cleared once returned. */
 dsm_error_t dsm_device_synchronize(void);
+
+/* A stream: launches on one stream run in order. NULL is the default stream
+ * (the one dsm_launch, dsm_memset and the copies use). A stream from
+ * dsm_stream_create is ordered with the default stream as a CUDA stream
+ * created without cudaStreamNonBlocking is. */
+typedef struct dsm_stream_s *dsm_stream_t;
+
+/* How to launch beyond the shape: the stream, and two launch attributes. */
+typedef struct dsm_launch_options {
+    dsm_stream_t stream;                /* NULL: the default stream */
+    int programmatic_dependent_launch;  /* cudaLaunchAttributeProgrammaticStreamSerialization = 1: the
+                                           kernel may start before the previous kernel of its stream has
+                                           finished; it waits for it with dsm_griddepcontrol_wait() */
+    int cooperative;                    /* cudaLaunchAttributeCooperative = 1: the whole grid co-resident,
+                                           else dsmErrorCooperativeLaunchTooLarge (emulator: from the
+                                           device model's occupancy) */
+} dsm_launch_options;
+
+/* dsm_launch with options (NULL: none, the default stream). Returns launch
+ * errors; execution errors come back from dsm_stream_synchronize or
+ * dsm_device_synchronize. While opt->stream is being captured
+ * (dsm_stream_begin_capture) the launch is recorded into the graph. On the
+ * emulator the kernel has run to completion when this returns, captured or
+ * not, and programmatic dependent launch is accepted and changes nothing. */
+dsm_error_t dsm_launch_ex(const dsm_launch_config *cfg, const dsm_launch_options *opt, dsm_kernel_t kernel,
+                          void **args);
+
+/* cudaStreamCreate / cudaStreamDestroy / cudaStreamSynchronize. Synchronize
+ * returns the first execution error of the stream's work (as
+ * dsm_device_synchronize does). Destroying NULL does nothing. */
+dsm_error_t dsm_stream_create(dsm_stream_t *stream);
+dsm_error_t dsm_stream_destroy(dsm_stream_t stream);
+dsm_error_t dsm_stream_synchronize(dsm_stream_t stream);
+
+/* An event: a point in a stream's work, with the time it was reached.
+ * cudaEventCreate / Destroy / Record / Synchronize / ElapsedTime. On the
+ * emulator an event reads a host clock when it is recorded (the work before
+ * it has run by then). */
+typedef struct dsm_event_s *dsm_event_t;
+dsm_error_t dsm_event_create(dsm_event_t *event);
+dsm_error_t dsm_event_destroy(dsm_event_t event);
+dsm_error_t dsm_event_record(dsm_event_t event, dsm_stream_t stream);
+dsm_error_t dsm_event_synchronize(dsm_event_t event);
+/* Milliseconds from start to end, both recorded and reached. */
+dsm_error_t dsm_event_elapsed_ms(float *ms, dsm_event_t start, dsm_event_t end);
+
+/* A graph of launches, captured from a stream and instantiated, ready to be
+ * launched as a whole (cudaGraphExec_t). */
+typedef struct dsm_graph_exec_s *dsm_graph_exec_t;
+
+/* cudaStreamBeginCapture (thread-local mode): from now on the stream's
+ * launches are recorded, not run (stream must not be NULL). On the emulator
+ * a captured launch runs when it is captured, in order with the stream's
+ * other work, and the graph keeps the count of its launches: a kernel's
+ * argument types are not known to the emulator's host side, so it cannot
+ * copy the arguments to run them again, and a graph launch there runs
+ * nothing more (every kernel the bench captures gives the same result run
+ * once or many times; a check reads what the captured launches left). */
+dsm_error_t dsm_stream_begin_capture(dsm_stream_t stream);
+
+/* cudaStreamEndCapture + cudaGraphInstantiate: the launches recorded since
+ * dsm_stream_begin_capture, as one graph ready to launch (*exec). A capture
+ * that went wrong (a launch refused, work from another stream) gives the
+ * error and no graph (*exec NULL); the stream is no longer capturing either way. */
+dsm_error_t dsm_stream_end_capture(dsm_stream_t stream, dsm_graph_exec_t *exec);
+
+/* cudaGraphLaunch: the graph's launches, in order, on stream (may be NULL). */
+dsm_error_t dsm_graph_launch(dsm_graph_exec_t exec, dsm_stream_t stream);
+
+/* cudaGraphExecDestroy; NULL does nothing. */
+dsm_error_t dsm_graph_exec_destroy(dsm_graph_exec_t exec);
+
+/* cudaDevAttrL2CacheSize in bytes (emulator: the device model's). */
+dsm_error_t dsm_device_l2_bytes(size_t *bytes);
 
 /* cudaFuncAttributeMaxDynamicSharedMemorySize: allow more than 48 KB of dynamic
  * shared memory per block (up to 227 KB on Hopper). */

@@ -35,6 +35,7 @@ typedef enum dsm_error {
     dsmErrorLaunchOutOfResources = 701,
     dsmErrorLaunchTimeout = 702,
     dsmErrorLaunchFailure = 719,
+    dsmErrorCooperativeLaunchTooLarge = 720,
     dsmErrorNotSupported = 801,
     dsmErrorInvalidClusterSize = 912,
     dsmErrorUnknown = 999,

@@ -150,36 +150,66 @@ static int device_broken(const result *r)
     return r->err == dsmErrorLaunchFailure || r->err == dsmErrorIllegalAddress;
 }
 
-/* Launches once for the check (outputs poisoned by the caller), then times.
- * The caller asked the occupancy calculator first, so a shape that cannot fit
- * never gets here: any launch error is a failure. `check` compares the output
- * with the CPU and, in the dry run, the emulator's counts of that same launch
- * with the work the configuration must do. */
+/* One configuration as bench_time_variants sees it: its launch and its check. */
+typedef struct point {
+    bench *b;
+    const dsm_launch_config *cfg;
+    dsm_kernel_t k;
+    void **args;
+    int (*check)(bench *, void *);
+    void *ctx;
+    const char *what;
+    result *r;
+} point;
+
+static dsm_error_t point_call(void *vp, int i, dsm_stream_t stream, int pdl)
+{
+    point *pt = vp;
+    (void)i;
+    dsm_launch_options opt = {stream, pdl, 0};
+    return dsm_launch_ex(pt->cfg, &opt, pt->k, pt->args);
+}
+
+/* One launch (outputs poisoned by the caller), then the configuration's own
+ * check, which reports a wrong result itself (bench_fail_kernel). */
+static int point_check(void *vp, char *why, size_t why_len)
+{
+    point *pt = vp;
+    dsm_error_t err = point_call(pt, 0, NULL, 0);
+    if (err == dsmSuccess)
+        err = dsm_device_synchronize();
+    if (err != dsmSuccess) {
+        pt->r->err = err;
+        snprintf(why, why_len, "the launch failed: %s (%s)", dsm_error_name(err), dsm_error_string(err));
+        return 0;
+    }
+    return pt->check(pt->b, pt->ctx);
+}
+
+/* Checks, then times (bench_time_variants: one launch per sample). The caller
+ * asked the occupancy calculator first, so a shape that cannot fit never gets
+ * here: any launch error is a failure. `check` compares the output with the
+ * CPU and, in the dry run, the emulator's counts of that same launch with the
+ * work the configuration must do. */
 static void check_then_time(bench *b, const plan *p, const dsm_launch_config *cfg, dsm_kernel_t k, void **args,
                             int (*check)(bench *, void *), void *ctx, const char *what, result *r)
 {
-    dsm_error_t err = dsm_launch_sync(cfg, k, args);
-    if (err != dsmSuccess) {
-        r->err = err;
+    static dsm_stream_t stream;     /* the family's stream, made on first use */
+    if (stream == NULL && dsm_stream_create(&stream) != dsmSuccess) {
         r->failed = 1;
-        bench_fail_kernel(b, r->kernel, "%s: the launch failed: %s (%s)", what, dsm_error_name(err),
-                          dsm_error_string(err));
+        bench_fail_kernel(b, r->kernel, "%s: creating a stream failed", what);
         return;
     }
-    if (!check(b, ctx)) {
+    point pt = {b, cfg, k, args, check, ctx, what, r};
+    bench_variant v = {what, r->kernel, &pt, point_check, point_call, 0, 0, 1};
+    bench_variant_result res;
+    bench_time_variants(b, stream, &v, 1, p->warmup, p->repeats, &res);
+    if (res.status != BENCH_VARIANT_TIMED) {
         r->failed = 1;
         return;
     }
-    double ms[32];
-    err = bench_time_launches(b, cfg, k, args, p->warmup, p->repeats, ms);
-    if (err != dsmSuccess) {
-        r->err = err;
-        r->failed = 1;
-        bench_fail_kernel(b, r->kernel, "%s: timing launches failed after a good check: %s", what,
-                          dsm_error_name(err));
-        return;
-    }
-    r->ms = bench_stats_of(ms, p->repeats);
+    r->ms = res.stats;
+    r->ms.median *= 1e-3, r->ms.min *= 1e-3, r->ms.max *= 1e-3;    /* µs per launch -> ms */
     r->ran = 1;
 }
 

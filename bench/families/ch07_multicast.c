@@ -20,6 +20,10 @@
  *               bytes and the step size: the winning experiment is the configuration
  *               with the largest per-CTA / multicast time ratio, the losing ones those
  *               below 1 (and the pure L2 stream of part 1).
+ * The two modes of every configuration are checked, then timed side by side
+ * (bench_time_variants: one launch per sample, interleaved round by round in
+ * rotating order); a speed-up is the median of the per-round ratios, with its
+ * min and max (speedup_min, speedup_max).
  * Every configuration fills the GPU with as many clusters as
  * cudaOccupancyMaxActiveClusters allows and records that number and the launch's result.
  * Outputs are poisoned before the checked launch and every word of every CTA's sums is
@@ -119,28 +123,89 @@ static void stream_ref(const uint32_t *region, size_t words, size_t region_chunk
     free(weight);
 }
 
-/* Compares `words` words of CTA b's output with want; bench_fail_kernel on the first difference. */
-static int same(bench *b, const char *kernel, const char *what, size_t blk, const uint32_t *got, const uint32_t *want,
-                size_t words, size_t first_word)
+/* The first difference between `words` words of CTA blk's output and want, into why: 1 when none. */
+static int same(size_t blk, const uint32_t *got, const uint32_t *want, size_t words, char *why, size_t why_len)
 {
     for (size_t w = 0; w < words; ++w)
         if (got[w] != want[w]) {
-            bench_fail_kernel(b, kernel, "%s: CTA %zu, word %zu: got 0x%08x, want 0x%08x", what, blk, first_word + w,
-                              got[w], want[w]);
+            snprintf(why, why_len, "CTA %zu, word %zu: got 0x%08x, want 0x%08x", blk, w, got[w], want[w]);
             return 0;
         }
     return 1;
 }
 
-/* The launches of BENCH_CH07_NCU=1, in order (ncu.c names each profiled launch from it). */
+/* The launches of BENCH_CH07_NCU=1, in the order they are made (ncu.c names each profiled launch from it). */
 static bench_csv *ncu_log;
-static void log_launches(const char *kernel, enum mode m, enum source src, int n, int launches, double delivered)
+
+/* One configuration of one mode, ready to check and time: its launch, its
+ * arguments (held here: a timed call reads them after the setup returned),
+ * its poisoned output and the output it must leave. */
+typedef struct job {
+    bench *b;
+    result r;
+    enum mode m;
+    enum source src;
+    int n;
+    dsm_launch_config cfg;
+    dsm_kernel_t k;
+    const void *in[2];
+    uint32_t *out, *want;
+    size_t out_words;
+    int a[8];
+    void *args[10];
+    double delivered;         /* bytes landed in shared memory per launch */
+    double fetched;           /* bytes the copies ask of L2 per launch; 0: delivered (per CTA) or delivered / n */
+    char what[200];
+} job;
+
+static void log_launch(const job *j)
 {
-    for (int i = 0; ncu_log && i < launches; ++i)
-        bench_csv_row(ncu_log, "%s,%s,%s,%d,%.0f", kernel, mode_name[m], source_name[src], n, delivered);
+    if (ncu_log)
+        bench_csv_row(ncu_log, "%s,%s,%s,%d,%.0f", j->r.kernel, mode_name[j->m], source_name[j->src], j->n,
+                      j->delivered);
 }
 
-/* ---- part 1: the stream, per CTA or multicast ---- */
+static dsm_error_t job_call(void *ctx, int i, dsm_stream_t stream, int pdl)
+{
+    job *j = ctx;
+    (void)i;
+    dsm_launch_options opt = {stream, pdl, 0};
+    log_launch(j);
+    return dsm_launch_ex(&j->cfg, &opt, j->k, j->args);
+}
+
+/* bench_variant's check: the output poisoned, one launch, every word of every CTA compared. */
+static int job_check(void *ctx, char *why, size_t why_len)
+{
+    job *j = ctx;
+    size_t bytes = j->out_words * 4;
+    dsm_memset(j->out, 0xFF, bytes);
+    dsm_error_t err = dsm_device_synchronize();
+    if (err == dsmSuccess)
+        err = job_call(j, 0, NULL, 0);
+    if (err == dsmSuccess)
+        err = dsm_device_synchronize();
+    if (err != dsmSuccess) {
+        j->r.err = err;
+        snprintf(why, why_len, "the launch failed: %s (%s)", dsm_error_name(err), dsm_error_string(err));
+        return 0;
+    }
+    uint32_t *got = malloc(bytes);
+    int ok = got && dsm_memcpy_to_host(got, j->out, bytes) == dsmSuccess;
+    size_t words = j->out_words / j->cfg.grid.x;
+    for (size_t blk = 0; ok && blk < j->cfg.grid.x; ++blk)
+        ok = same(blk, got + blk * words, j->want + blk * words, words, why, why_len);
+    free(got);
+    return ok;
+}
+
+static void job_free(job *j)
+{
+    dsm_free(j->out);
+    free(j->want);
+    j->out = NULL;
+    j->want = NULL;
+}
 
 /* Sets k's attributes for cfg (non-portable cluster sizes above 8, dynamic shared memory above 48 KB) and
  * asks how many clusters fit into r->max_clusters. 0 when at least one fits; otherwise the row fails. */
@@ -163,103 +228,69 @@ static int fit_clusters(bench *b, result *r, dsm_kernel_t k, const dsm_launch_co
     return -1;
 }
 
-/* An output buffer of `bytes` on the device, filled with 0xFF (a kernel that writes nothing fails its check);
- * NULL, and the row failed, when it cannot be had. */
-static uint32_t *output_buffer(bench *b, result *r, size_t bytes)
+/* The output buffer and the expected output of j (out_words words each): 0 when allocated, else the row fails. */
+static int job_buffers(job *j)
 {
-    uint32_t *out = NULL;
-    if (dsm_malloc((void **)&out, bytes) != dsmSuccess) {
-        bench_fail_kernel(b, r->kernel, "%s: dsm_malloc of the output failed", r->kernel);
-        r->failed = 1;
-        return NULL;
-    }
-    dsm_memset(out, 0xFF, bytes);
-    return out;
-}
-
-/* The first (checked) launch: 0 when it ran; otherwise the row failed and `out` is freed. */
-static int first_launch(bench *b, result *r, const dsm_launch_config *cfg, dsm_kernel_t k, void **args,
-                        const char *what, uint32_t *out)
-{
-    dsm_error_t err = dsm_launch_sync(cfg, k, args);
-    if (err == dsmSuccess)
+    j->want = malloc(j->out_words * 4 + 4);
+    if (j->want && dsm_malloc((void **)&j->out, j->out_words * 4) == dsmSuccess)
         return 0;
-    r->err = err;
-    r->failed = 1;
-    bench_fail_kernel(b, r->kernel, "%s: the launch failed: %s (%s)", what, dsm_error_name(err), dsm_error_string(err));
-    dsm_free(out);
+    bench_fail_kernel(j->b, j->r.kernel, "%s: no memory for the output", j->r.kernel);
+    j->r.failed = 1;
+    job_free(j);
     return -1;
 }
 
-static result stream_run(bench *b, const plan *p, const pools *pl, enum mode m, enum source src, int n)
+/* ---- part 1: the stream, per CTA or multicast ---- */
+
+/* Prepares the stream of mode m from src in clusters of n: 0 when ready to check and time. */
+static int stream_job(bench *b, const plan *p, const pools *pl, enum mode m, enum source src, int n, job *j)
 {
-    result r = {0};
-    r.kernel = m == PER_CTA ? "bulk_stream" : "mcast_stream";
-    dsm_kernel_t k = m == PER_CTA ? DSM_KERNEL(bulk_stream) : DSM_KERNEL(mcast_stream);
+    memset(j, 0, sizeof *j);
+    j->b = b;
+    j->m = m;
+    j->src = src;
+    j->n = n;
+    result *r = &j->r;
+    r->kernel = m == PER_CTA ? "bulk_stream" : "mcast_stream";
+    j->k = m == PER_CTA ? DSM_KERNEL(bulk_stream) : DSM_KERNEL(mcast_stream);
     int threads = CONSUMERS + (m == PER_CTA ? 32 : 64), chunk = p->chunk, stages = p->stages;
     if (p->dry)
         threads = m == PER_CTA ? 64 : 96;
     size_t smem = (size_t)stages * (size_t)chunk;
-    dsm_launch_config cfg = {DSM_DIM3(n, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1), smem};
-    if (fit_clusters(b, &r, k, &cfg) != 0)
-        return r;
-    r.clusters = p->dry ? 1 : r.max_clusters;
-    size_t blocks = (size_t)n * (size_t)r.clusters, words = (size_t)chunk / 4;
+    j->cfg = (dsm_launch_config){DSM_DIM3(n, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1), smem};
+    if (fit_clusters(b, r, j->k, &j->cfg) != 0)
+        return -1;
+    r->clusters = p->dry ? 1 : r->max_clusters;
+    size_t blocks = (size_t)n * (size_t)r->clusters, words = (size_t)chunk / 4;
     /* L2: one region for everybody; HBM: the pool cut into a region per cluster */
-    size_t region_chunks = src == FROM_L2 ? L2_REGION_BYTES / (size_t)chunk : p->pool_bytes / (size_t)r.clusters / (size_t)chunk;
+    size_t region_chunks = src == FROM_L2 ? L2_REGION_BYTES / (size_t)chunk : p->pool_bytes / (size_t)r->clusters / (size_t)chunk;
     if (p->dry)
         region_chunks = src == FROM_L2 ? 3 : 5;
     long nchunks = p->dry ? 2 * stages + 1 : (long)(p->target_bytes / ((double)blocks * chunk));
     if (nchunks < 4 * stages)
         nchunks = 4 * stages;
-    r.iters = (int)nchunks;
-    uint32_t *out = output_buffer(b, &r, blocks * words * 4);
-    if (!out)
-        return r;
-    cfg.grid = DSM_DIM3(blocks, 1, 1);
-    const void *in = pl->dev[0];
-    int cb = chunk, st = stages, nc = (int)nchunks, rc = (int)region_chunks;
-    int group = src == FROM_L2 ? (int)blocks : n, shared_region = src == FROM_L2;
-    void *args_cta[] = {&in, &out, &cb, &st, &nc, &rc, &group};
-    void *args_mc[] = {&in, &out, &cb, &st, &nc, &rc, &shared_region};
-    void **args = m == PER_CTA ? args_cta : args_mc;
-    char what[160];
-    snprintf(what, sizeof what, "%s (%s stream) from %s, clusters of %d", r.kernel, mode_name[m], source_name[src], n);
-    double delivered = (double)blocks * (double)nchunks * chunk;   /* bytes landed in shared memory per launch */
-
-    int launched = first_launch(b, &r, &cfg, k, args, what, out);
-    log_launches(r.kernel, m, src, n, 1 + p->warmup + p->repeats, delivered);
-    if (launched != 0)
-        return r;
-    uint32_t *got = malloc(blocks * words * 4), *want = malloc(words * 4);
-    int ok = dsm_memcpy_to_host(got, out, blocks * words * 4) == dsmSuccess;
-    size_t regions = src == FROM_L2 ? 1 : (size_t)r.clusters;
-    for (size_t reg = 0; ok && reg < regions; ++reg) {
-        stream_ref(pl->host[0] + reg * region_chunks * words, words, region_chunks, nchunks, want);
+    r->iters = (int)nchunks;
+    j->out_words = blocks * words;
+    if (job_buffers(j) != 0)
+        return -1;
+    j->cfg.grid = DSM_DIM3(blocks, 1, 1);
+    j->in[0] = pl->dev[0];
+    int *a = j->a;
+    a[0] = chunk, a[1] = stages, a[2] = (int)nchunks, a[3] = (int)region_chunks;
+    a[4] = m == PER_CTA ? (src == FROM_L2 ? (int)blocks : n) : src == FROM_L2;   /* group, or shared_region */
+    void *args[] = {&j->in[0], &j->out, &a[0], &a[1], &a[2], &a[3], &a[4]};
+    memcpy(j->args, args, sizeof args);
+    snprintf(j->what, sizeof j->what, "%s (%s stream) from %s, clusters of %d", r->kernel, mode_name[m],
+             source_name[src], n);
+    j->delivered = (double)blocks * (double)nchunks * chunk;
+    size_t regions = src == FROM_L2 ? 1 : (size_t)r->clusters;
+    for (size_t reg = 0; reg < regions; ++reg) {
         size_t first = src == FROM_L2 ? 0 : reg * (size_t)n, last = src == FROM_L2 ? blocks : first + (size_t)n;
-        for (size_t blk = first; ok && blk < last; ++blk)
-            ok = same(b, r.kernel, what, blk, got + blk * words, want, words, 0);
+        stream_ref(pl->host[0] + reg * region_chunks * words, words, region_chunks, nchunks, j->want + first * words);
+        for (size_t blk = first + 1; blk < last; ++blk)
+            memcpy(j->want + blk * words, j->want + first * words, words * 4);
     }
-    free(got);
-    free(want);
-    if (!ok) {
-        r.failed = 1;
-        dsm_free(out);
-        return r;
-    }
-    double ms[32];
-    dsm_error_t err = bench_time_launches(b, &cfg, k, args, p->warmup, p->repeats, ms);
-    if (err != dsmSuccess) {
-        r.err = err;
-        r.failed = 1;
-        bench_fail_kernel(b, r.kernel, "%s: timing failed after a good check: %s", what, dsm_error_name(err));
-    } else {
-        r.ms = bench_stats_of(ms, p->repeats);
-        r.delivered_tbps = tbps(delivered, r.ms.median);
-        r.fetched_tbps = m == PER_CTA ? r.delivered_tbps : r.delivered_tbps / n;
-    }
-    dsm_free(out);
-    return r;
+    return 0;
 }
 
 /* ---- part 2: own data beside a shared operand ---- */
@@ -269,22 +300,27 @@ typedef struct op_shape {
     enum source own_src, opnd_src;
 } op_shape;
 
-static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m, const op_shape *s)
+static int operand_job(bench *b, const plan *p, const pools *pl, enum mode m, const op_shape *s, job *j)
 {
-    result r = {0};
-    r.kernel = "mcast_operand";
-    dsm_kernel_t k = DSM_KERNEL(mcast_operand);
+    memset(j, 0, sizeof *j);
+    j->b = b;
+    j->m = m;
+    j->src = s->own_src;
+    j->n = s->n;
+    result *r = &j->r;
+    r->kernel = "mcast_operand";
+    j->k = DSM_KERNEL(mcast_operand);
     int n = s->n, threads = p->dry ? 96 : CONSUMERS + 64;
     int opnd_bytes = s->step * s->share_pct / 100 / 16 * 16, own_bytes = s->step - opnd_bytes;
     int stages = RING_BYTES / s->step > 8 ? 8 : RING_BYTES / s->step;
     if (p->dry)
         stages = 2;
     size_t smem = (size_t)stages * (size_t)s->step;
-    dsm_launch_config cfg = {DSM_DIM3(n, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1), smem};
-    if (fit_clusters(b, &r, k, &cfg) != 0)
-        return r;
-    r.clusters = p->dry ? 1 : r.max_clusters;
-    size_t blocks = (size_t)n * (size_t)r.clusters, clusters = (size_t)r.clusters;
+    j->cfg = (dsm_launch_config){DSM_DIM3(n, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1), smem};
+    if (fit_clusters(b, r, j->k, &j->cfg) != 0)
+        return -1;
+    r->clusters = p->dry ? 1 : r->max_clusters;
+    size_t blocks = (size_t)n * (size_t)r->clusters, clusters = (size_t)r->clusters;
     size_t ow = (size_t)own_bytes / 4, pw = (size_t)opnd_bytes / 4, W = ow + pw;
     /* the regions: small and L2-resident, or the whole pool (nothing stays in L2) */
     size_t own_steps = own_bytes == 0 ? 1
@@ -298,65 +334,78 @@ static result operand_run(bench *b, const plan *p, const pools *pl, enum mode m,
     long nsteps = p->dry ? 2 * stages + 1 : (long)(p->target_bytes / ((double)blocks * s->step));
     if (nsteps < 4 * stages)
         nsteps = 4 * stages;
-    r.iters = (int)nsteps;
-    uint32_t *out = output_buffer(b, &r, blocks * W * 4);
-    if (!out)
-        return r;
-    cfg.grid = DSM_DIM3(blocks, 1, 1);
-    const void *own = pl->dev[0], *opnd = pl->dev[1];
-    int a3 = own_bytes, a4 = opnd_bytes, a5 = stages, a6 = (int)nsteps, a7 = (int)own_steps, a8 = (int)opnd_steps,
-        a9 = m == MULTICAST;
-    void *args[] = {&own, &opnd, &out, &a3, &a4, &a5, &a6, &a7, &a8, &a9};
-    char what[200];
-    snprintf(what, sizeof what, "mcast_operand, %s: clusters of %d, %d KB steps, %d %% operand, own data from %s, operand "
-                                "from %s", mode_name[m], n, s->step / 1024, s->share_pct, source_name[s->own_src],
+    r->iters = (int)nsteps;
+    j->out_words = blocks * W;
+    if (job_buffers(j) != 0)
+        return -1;
+    j->cfg.grid = DSM_DIM3(blocks, 1, 1);
+    j->in[0] = pl->dev[0];
+    j->in[1] = pl->dev[1];
+    int *a = j->a;
+    a[0] = own_bytes, a[1] = opnd_bytes, a[2] = stages, a[3] = (int)nsteps, a[4] = (int)own_steps;
+    a[5] = (int)opnd_steps, a[6] = m == MULTICAST;
+    void *args[] = {&j->in[0], &j->in[1], &j->out, &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]};
+    memcpy(j->args, args, sizeof args);
+    snprintf(j->what, sizeof j->what, "mcast_operand, %s: clusters of %d, %d KB steps, %d %% operand, own data from "
+             "%s, operand from %s", mode_name[m], n, s->step / 1024, s->share_pct, source_name[s->own_src],
              source_name[s->opnd_src]);
-    if (first_launch(b, &r, &cfg, k, args, what, out) != 0)
-        return r;
-    /* both modes of a shape compute the same sums: the reference is made once (the per-CTA run comes first) */
-    static uint32_t *ref;
-    static char ref_key[160];
-    char key[160];
-    snprintf(key, sizeof key, "%d/%d/%d/%d/%d/%zu/%ld/%zu/%zu", n, s->step, s->share_pct, s->own_src, s->opnd_src,
-             clusters, nsteps, own_steps, opnd_steps);
-    if (!ref || strcmp(key, ref_key) != 0) {
-        free(ref);
-        ref = malloc(blocks * W * 4 + 4);
-        for (size_t c = 0; c < clusters; ++c)
-            for (size_t blk = c * (size_t)n; blk < (c + 1) * (size_t)n; ++blk) {
-                if (blk == c * (size_t)n)
-                    stream_ref(pl->host[1] + c * opnd_steps * pw, pw, opnd_steps, nsteps, ref + blk * W + ow);
-                else
-                    memcpy(ref + blk * W + ow, ref + c * (size_t)n * W + ow, pw * 4);
-                stream_ref(pl->host[0] + blk * own_steps * ow, ow, own_steps, nsteps, ref + blk * W);
-            }
-        snprintf(ref_key, sizeof ref_key, "%s", key);
+    j->delivered = (double)blocks * (double)nsteps * s->step;
+    uint32_t *ref = j->want;
+    for (size_t c = 0; c < clusters; ++c)
+        for (size_t blk = c * (size_t)n; blk < (c + 1) * (size_t)n; ++blk) {
+            if (blk == c * (size_t)n)
+                stream_ref(pl->host[1] + c * opnd_steps * pw, pw, opnd_steps, nsteps, ref + blk * W + ow);
+            else
+                memcpy(ref + blk * W + ow, ref + c * (size_t)n * W + ow, pw * 4);
+            stream_ref(pl->host[0] + blk * own_steps * ow, ow, own_steps, nsteps, ref + blk * W);
+        }
+    double fetched = m == PER_CTA ? (double)blocks * s->step : (double)blocks * own_bytes + (double)clusters * opnd_bytes;
+    j->fetched = fetched * (double)nsteps;
+    return 0;
+}
+
+/* Checks and times the per-CTA and the multicast job of one configuration
+ * side by side (bench_time_variants: interleaved, rotating, one launch per
+ * sample); fills their results; returns multicast's speed over per-CTA's, the
+ * median of the per-round ratios (0 when either gave no time). */
+static double time_pair(bench *b, const plan *p, dsm_stream_t stream, job jobs[2], bench_stats *speed_out)
+{
+    bench_variant v[2];
+    bench_variant_result res[2];
+    int ready[2];
+    for (int m = 0; m < 2; ++m) {
+        ready[m] = jobs[m].out != NULL;
+        v[m] = (bench_variant){jobs[m].what, jobs[m].r.kernel, &jobs[m], job_check, job_call, 0, 0, 1};
     }
-    uint32_t *got = malloc(blocks * W * 4 + 4);
-    int ok = dsm_memcpy_to_host(got, out, blocks * W * 4) == dsmSuccess;
-    for (size_t blk = 0; ok && blk < blocks; ++blk)
-        ok = same(b, r.kernel, what, blk, got + blk * W, ref + blk * W, W, 0);
-    free(got);
-    if (!ok) {
-        r.failed = 1;
-        dsm_free(out);
-        return r;
+    bench_stats speed = {0, 0, 0, 0};
+    if (ready[0] && ready[1]) {
+        bench_time_variants(b, stream, v, 2, p->warmup, p->repeats, res);
+    } else {    /* one side could not be set up (already failed): the other is still checked and timed */
+        for (int m = 0; m < 2; ++m)
+            if (ready[m])
+                bench_time_variants(b, stream, &v[m], 1, p->warmup, p->repeats, &res[m]);
+            else
+                memset(&res[m], 0, sizeof res[m]);
     }
-    double ms[32];
-    dsm_error_t err = bench_time_launches(b, &cfg, k, args, p->warmup, p->repeats, ms);
-    if (err != dsmSuccess) {
-        r.err = err;
-        r.failed = 1;
-        bench_fail_kernel(b, r.kernel, "%s: timing failed after a good check: %s", what, dsm_error_name(err));
-    } else {
-        r.ms = bench_stats_of(ms, p->repeats);
-        r.delivered_tbps = tbps((double)blocks * (double)nsteps * s->step, r.ms.median);
-        double fetched = m == PER_CTA ? (double)blocks * s->step
-                                      : (double)blocks * own_bytes + (double)clusters * opnd_bytes;
-        r.fetched_tbps = tbps(fetched * (double)nsteps, r.ms.median);
+    for (int m = 0; m < 2; ++m) {
+        result *r = &jobs[m].r;
+        if (!ready[m])
+            continue;
+        if (res[m].status != BENCH_VARIANT_TIMED) {
+            r->failed = 1;
+        } else {
+            r->ms = res[m].stats;
+            r->ms.median *= 1e-3, r->ms.min *= 1e-3, r->ms.max *= 1e-3;    /* µs per launch -> ms */
+            r->delivered_tbps = tbps(jobs[m].delivered, r->ms.median);
+            r->fetched_tbps = jobs[m].fetched > 0 ? tbps(jobs[m].fetched, r->ms.median)
+                              : jobs[m].m == PER_CTA ? r->delivered_tbps : r->delivered_tbps / jobs[m].n;
+        }
     }
-    dsm_free(out);
-    return r;
+    if (ready[0] && ready[1])
+        speed = bench_pair_ratio(&res[0], &res[1]);
+    if (speed_out)
+        *speed_out = speed;
+    return speed.n > 0 ? speed.median : 0.0;
 }
 
 /* ---- the family ---- */
@@ -388,11 +437,11 @@ static void free_pools(pools *pl)
 
 #define STREAM_HEADER \
     "data,cluster,mode,chunk_bytes,stages,threads,max_active_clusters,clusters,launch,nchunks,ms_median,ms_min,ms_max," \
-    "delivered_tbps,fetched_tbps,delivered_bytes_per_clk_per_sm,speedup_vs_per_cta,kernel"
+    "delivered_tbps,fetched_tbps,delivered_bytes_per_clk_per_sm,speedup_vs_per_cta,kernel,speedup_min,speedup_max"
 
 #define OPERAND_HEADER \
     "cluster,step_bytes,operand_pct,own_from,operand_from,mode,max_active_clusters,clusters,launch,nsteps,ms_median," \
-    "ms_min,ms_max,delivered_tbps,fetched_tbps,speedup_vs_per_cta,kernel"
+    "ms_min,ms_max,delivered_tbps,fetched_tbps,speedup_vs_per_cta,kernel,speedup_min,speedup_max"
 
 int bench_family_ch07_multicast(bench *b)
 {
@@ -421,6 +470,12 @@ int bench_family_ch07_multicast(bench *b)
         return 1;
     }
     int failed = 0, broken = 0;
+    dsm_stream_t stream = NULL;     /* the timed launches' stream (ordered with the default one) */
+    if (dsm_stream_create(&stream) != dsmSuccess) {
+        bench_fail(b, "creating a stream");
+        free_pools(&pl);
+        return 1;
+    }
 #define TRACK(r) do { failed |= (r).failed; broken |= device_broken(&(r)); } while (0)
     if (p.ncu)
         ncu_log = bench_csv_open(b, "ch07-ncu-launches", "kernel,mode,data,cluster,delivered_bytes");
@@ -432,21 +487,28 @@ int bench_family_ch07_multicast(bench *b)
     memset(st, 0, sizeof st);
     double best_l2_percta = 0;
     char best_l2_what[96] = "";
+    bench_stats st_speed[2][5];   /* [source][size]: multicast's speed over per-CTA's, paired */
+    memset(st_speed, 0, sizeof st_speed);
     for (int src = 0; src < 2 && !broken; ++src)
         for (int i = 0; i < 5 && !broken; ++i) {
             if (((p.quick && !p.ncu) || p.dry) && (sizes[i] == 4 || sizes[i] == 16))
                 continue;
-            for (int m = 0; m < 2 && !broken; ++m) {
+            job jobs[2];
+            for (int m = 0; m < 2; ++m)
+                stream_job(b, &p, &pl, (enum mode)m, (enum source)src, sizes[i], &jobs[m]);
+            bench_stats speed;
+            time_pair(b, &p, stream, jobs, &speed);
+            for (int m = 0; m < 2; ++m) {
                 result *r = &st[src][i][m];
-                *r = stream_run(b, &p, &pl, (enum mode)m, (enum source)src, sizes[i]);
+                *r = jobs[m].r;
+                job_free(&jobs[m]);
                 TRACK(*r);
-                double speed = m == MULTICAST && st[src][i][0].ms.median > 0 && r->ms.median > 0
-                                   ? st[src][i][0].ms.median / r->ms.median : 1.0;
-                bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f,%s",
+                bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f,%s,%.3f,%.3f",
                               source_name[src], sizes[i], mode_name[m], p.chunk, p.stages,
                               (p.dry ? 32 : CONSUMERS) + (m == PER_CTA ? 32 : 64), r->max_clusters, r->clusters,
                               launch_name(b, r), r->iters, r->ms.median, r->ms.min, r->ms.max, r->delivered_tbps,
-                              r->fetched_tbps, per_sm_clk(b, r->delivered_tbps), speed, r->kernel);
+                              r->fetched_tbps, per_sm_clk(b, r->delivered_tbps), m ? speed.median : 1.0, r->kernel,
+                              m ? speed.min : 1.0, m ? speed.max : 1.0);
                 if (shown(b, r))
                     bench_progress(b, "stream from %-3s clusters of %2d, %-9s delivered %.2f TB/s, fetched %.2f TB/s",
                                    source_name[src], sizes[i], mode_name[m], r->delivered_tbps, r->fetched_tbps);
@@ -459,6 +521,8 @@ int bench_family_ch07_multicast(bench *b)
                              p.chunk / 1024);
                 }
             }
+            if (speed.n > 0)
+                st_speed[src][i] = speed;
         }
     /* 1b. the ring's shape, from L2, in clusters of 2 (full runs only): the per-CTA best is the target's number */
     if (!p.quick && !p.dry && !p.ncu && !broken) {
@@ -471,17 +535,21 @@ int bench_family_ch07_multicast(bench *b)
                 q.chunk = chunks[c];
                 q.stages = depths[d];
                 result r2[2];
-                for (int m = 0; m < 2 && !broken; ++m) {
-                    r2[m] = stream_run(b, &q, &pl, (enum mode)m, FROM_L2, 2);
+                job jobs[2];
+                for (int m = 0; m < 2; ++m)
+                    stream_job(b, &q, &pl, (enum mode)m, FROM_L2, 2, &jobs[m]);
+                bench_stats speed;
+                time_pair(b, &q, stream, jobs, &speed);
+                for (int m = 0; m < 2; ++m) {
+                    r2[m] = jobs[m].r;
+                    job_free(&jobs[m]);
                     TRACK(r2[m]);
-                    bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f,%s", "L2", 2,
-                                  mode_name[m], q.chunk, q.stages, CONSUMERS + (m == PER_CTA ? 32 : 64),
+                    bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f,%s,%.3f,%.3f",
+                                  "L2", 2, mode_name[m], q.chunk, q.stages, CONSUMERS + (m == PER_CTA ? 32 : 64),
                                   r2[m].max_clusters, r2[m].clusters, launch_name(b, &r2[m]), r2[m].iters,
                                   r2[m].ms.median, r2[m].ms.min, r2[m].ms.max, r2[m].delivered_tbps,
-                                  r2[m].fetched_tbps, per_sm_clk(b, r2[m].delivered_tbps),
-                                  m && r2[0].ms.median > 0 && r2[1].ms.median > 0 ? r2[0].ms.median / r2[1].ms.median
-                                                                                  : 1.0,
-                                  r2[m].kernel);
+                                  r2[m].fetched_tbps, per_sm_clk(b, r2[m].delivered_tbps), m ? speed.median : 1.0,
+                                  r2[m].kernel, m ? speed.min : 1.0, m ? speed.max : 1.0);
                     if (shown(b, &r2[m]))
                         bench_progress(b, "stream from L2  clusters of  2, %-9s %2d x %2d KB: delivered %.2f TB/s",
                                        mode_name[m], q.stages, q.chunk / 1024, r2[m].delivered_tbps);
@@ -503,6 +571,7 @@ int bench_family_ch07_multicast(bench *b)
     }
     if (broken || p.ncu) {
         free_pools(&pl);
+        dsm_stream_destroy(stream);
         return failed || broken;
     }
 
@@ -525,19 +594,25 @@ int bench_family_ch07_multicast(bench *b)
                         op_shape s = {op_sizes[i], p.dry ? 512 : steps[stp], shares[sh], (enum source)own_src,
                                       (enum source)opnd_src};
                         result r[2];
-                        for (int m = 0; m < 2 && !broken; ++m) {
-                            r[m] = operand_run(b, &p, &pl, (enum mode)m, &s);
+                        job jobs[2];
+                        for (int m = 0; m < 2; ++m)
+                            operand_job(b, &p, &pl, (enum mode)m, &s, &jobs[m]);
+                        bench_stats sp;
+                        double speed = time_pair(b, &p, stream, jobs, &sp);
+                        for (int m = 0; m < 2; ++m) {
+                            r[m] = jobs[m].r;
+                            job_free(&jobs[m]);
                             TRACK(r[m]);
                         }
                         if (broken)
                             break;
-                        double speed = r[0].ms.median > 0 && r[1].ms.median > 0 ? r[0].ms.median / r[1].ms.median : 0;
                         for (int m = 0; m < 2; ++m)
-                            bench_csv_row(ocsv, "%d,%d,%d,%s,%s,%s,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%s", s.n,
-                                          s.step, s.share_pct, source_name[s.own_src], source_name[s.opnd_src],
+                            bench_csv_row(ocsv, "%d,%d,%d,%s,%s,%s,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%s,%.3f,%.3f",
+                                          s.n, s.step, s.share_pct, source_name[s.own_src], source_name[s.opnd_src],
                                           mode_name[m], r[m].max_clusters, r[m].clusters, launch_name(b, &r[m]),
                                           r[m].iters, r[m].ms.median, r[m].ms.min, r[m].ms.max, r[m].delivered_tbps,
-                                          r[m].fetched_tbps, m ? speed : 1.0, r[m].kernel);
+                                          r[m].fetched_tbps, m ? speed : 1.0, r[m].kernel, m ? sp.min : 1.0,
+                                          m ? sp.max : 1.0);
                         char what[200];
                         snprintf(what, sizeof what, "clusters of %d, %d KB steps, %d %% operand, own data from %s, "
                                                     "operand from %s", s.n, s.step / 1024, s.share_pct,
@@ -565,6 +640,7 @@ int bench_family_ch07_multicast(bench *b)
                     }
     bench_csv_close(ocsv);
     free_pools(&pl);
+    dsm_stream_destroy(stream);
     if (broken)
         return 1;
 
@@ -603,7 +679,7 @@ int bench_family_ch07_multicast(bench *b)
         bench_summary_measured(b, "multicast_win_speedup_worst", worst, "mcast_operand");
     }
     const result *l2_2 = st[FROM_L2][1];
-    double lose = shown(b, &l2_2[0]) && shown(b, &l2_2[1]) ? l2_2[0].ms.median / l2_2[1].ms.median : 0;
+    double lose = shown(b, &l2_2[0]) && shown(b, &l2_2[1]) ? st_speed[FROM_L2][1].median : 0;
     if (lose > 0)
         bench_summary_measured(b, "multicast_lose_speedup_l2_stream_c2", lose, "bulk_stream mcast_stream");
 
@@ -629,7 +705,7 @@ int bench_family_ch07_multicast(bench *b)
             const result *a = &st[src][i][0], *c = &st[src][i][1];
             if (!a->kernel || !c->kernel)
                 continue;   /* not run (QUICK and dry runs skip clusters of 4 and 16) */
-            char pc[48] = "failed", mc[48] = "failed", fetched[24] = "failed", speed[24] = "failed";
+            char pc[48] = "failed", mc[48] = "failed", fetched[24] = "failed", speed[48] = "failed";
             if (shown(b, a))
                 snprintf(pc, sizeof pc, "%.2f (%.1f)", a->delivered_tbps, per_sm_clk(b, a->delivered_tbps));
             if (shown(b, c)) {
@@ -637,7 +713,8 @@ int bench_family_ch07_multicast(bench *b)
                 snprintf(fetched, sizeof fetched, "%.2f", c->fetched_tbps);
             }
             if (shown(b, a) && shown(b, c))
-                snprintf(speed, sizeof speed, "%.2fx", a->ms.median / c->ms.median);
+                snprintf(speed, sizeof speed, "%.2fx [%.2f, %.2f]", st_speed[src][i].median, st_speed[src][i].min,
+                         st_speed[src][i].max);
             bench_report(b, "| %s | %d | %d | %s | %s | %s | %s |\n",
                          src ? "own region per cluster (HBM)" : "the same 8 MB for every cluster (L2)", sizes[i],
                          a->clusters * sizes[i], pc, mc, fetched, speed);

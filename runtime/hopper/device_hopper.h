@@ -281,6 +281,19 @@ DSM_DEVICE void dsm_cp_async_bulk_commit_group(void) { asm volatile("cp.async.bu
  * async-proxy accesses (a bulk copy reading global data this kernel wrote with ordinary stores). */
 DSM_DEVICE void dsm_fence_proxy_async_global(void) { asm volatile("fence.proxy.async.global;" ::: "memory"); }
 
+/* ---- programmatic dependent launch (griddepcontrol, PTX ISA 7.8, sm_90) ---- */
+
+/* griddepcontrol.wait: waits until the grids this one depends on (the kernel
+ * before it on the stream, when this one was launched with
+ * programmatic_dependent_launch) have completed and their memory is visible.
+ * Without such a launch it returns at once. */
+DSM_DEVICE void dsm_griddepcontrol_wait(void) { asm volatile("griddepcontrol.wait;" ::: "memory"); }
+/* griddepcontrol.launch_dependents: lets the next kernel of the stream (launched
+ * with programmatic_dependent_launch) start once every CTA of this grid has
+ * called it or exited; it changes nothing about memory ordering. */
+DSM_DEVICE void dsm_griddepcontrol_launch_dependents(void) {
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+
 /* ---- time ---- */
 
 /* %clock64: this SM's cycle counter. */

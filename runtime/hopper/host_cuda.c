@@ -1,4 +1,4 @@
-/* host_cuda.c: the host API of dsm_host.h on the CUDA runtime (launch with clusters, attributes, occupancy, memory, errors). */
+/* host_cuda.c: the host API of dsm_host.h on the CUDA runtime (launch with clusters and options, streams, events, graphs, attributes, occupancy, memory, errors). */
 #include <stdio.h>
 #include <string.h>
 #include <cuda_runtime_api.h>
@@ -16,38 +16,168 @@ static dim3 to_dim3(dsm_dim3 d)
     return r;
 }
 
-/* Fills a cudaLaunchConfig_t from cfg on the default stream. The cluster
- * attribute (stored in *attr) is set unless cfg->cluster is all zero, which
- * means "no cluster attribute" (a plain launch); with_cluster 0 leaves it off. */
+/* A dsm_stream_t is the cudaStream_t itself; NULL is the legacy default stream. */
+static cudaStream_t to_stream(dsm_stream_t s) { return (cudaStream_t)(void *)s; }
+
+#define LAUNCH_ATTRS_MAX 3 /* cluster dimension, programmatic stream serialization, cooperative */
+
+/* Fills a cudaLaunchConfig_t from cfg and opt (NULL: none) into lc and
+ * attr[LAUNCH_ATTRS_MAX]. The cluster attribute is set unless cfg->cluster is
+ * all zero, which means "no cluster attribute" (a plain launch); with_cluster
+ * 0 leaves it off. */
 static void fill_config(cudaLaunchConfig_t *lc, cudaLaunchAttribute *attr, const dsm_launch_config *cfg,
-                        int with_cluster)
+                        const dsm_launch_options *opt, int with_cluster)
 {
     memset(lc, 0, sizeof *lc);
-    memset(attr, 0, sizeof *attr);
+    memset(attr, 0, LAUNCH_ATTRS_MAX * sizeof *attr);
     lc->gridDim = to_dim3(cfg->grid);
     lc->blockDim = to_dim3(cfg->block);
     lc->dynamicSmemBytes = cfg->dynamic_smem_bytes;
-    lc->stream = 0; /* the legacy default stream: launches are ordered with memcpy and synchronize */
+    lc->stream = opt ? to_stream(opt->stream) : 0; /* 0: the legacy default stream, ordered with memcpy */
+    lc->attrs = attr;
     if (with_cluster && (cfg->cluster.x | cfg->cluster.y | cfg->cluster.z) != 0) {
-        attr->id = cudaLaunchAttributeClusterDimension;
-        attr->val.clusterDim.x = cfg->cluster.x;
-        attr->val.clusterDim.y = cfg->cluster.y;
-        attr->val.clusterDim.z = cfg->cluster.z;
-        lc->attrs = attr;
-        lc->numAttrs = 1;
+        attr[lc->numAttrs].id = cudaLaunchAttributeClusterDimension;
+        attr[lc->numAttrs].val.clusterDim.x = cfg->cluster.x;
+        attr[lc->numAttrs].val.clusterDim.y = cfg->cluster.y;
+        attr[lc->numAttrs].val.clusterDim.z = cfg->cluster.z;
+        ++lc->numAttrs;
     }
+    if (opt && opt->programmatic_dependent_launch) {
+        attr[lc->numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[lc->numAttrs].val.programmaticStreamSerializationAllowed = 1;
+        ++lc->numAttrs;
+    }
+    if (opt && opt->cooperative) {
+        attr[lc->numAttrs].id = cudaLaunchAttributeCooperative;
+        attr[lc->numAttrs].val.cooperative = 1;
+        ++lc->numAttrs;
+    }
+    if (lc->numAttrs == 0)
+        lc->attrs = NULL;
 }
 
-dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void **args)
+dsm_error_t dsm_launch_ex(const dsm_launch_config *cfg, const dsm_launch_options *opt, dsm_kernel_t kernel,
+                          void **args)
 {
     if (cfg == NULL || kernel == NULL)
         return dsmErrorInvalidValue;
     cudaLaunchConfig_t lc;
-    cudaLaunchAttribute attr;
-    fill_config(&lc, &attr, cfg, 1);
+    cudaLaunchAttribute attr[LAUNCH_ATTRS_MAX];
+    fill_config(&lc, attr, cfg, opt, 1);
     cudaError_t err = cudaLaunchKernelExC(&lc, kernel, args);
     if (err != cudaSuccess)
         (void)cudaGetLastError(); /* a rejected launch is not sticky: clear it so later calls start clean */
+    return from_cuda(err);
+}
+
+dsm_error_t dsm_launch(const dsm_launch_config *cfg, dsm_kernel_t kernel, void **args)
+{
+    return dsm_launch_ex(cfg, NULL, kernel, args);
+}
+
+/* ---- streams, events, graphs ---- */
+
+dsm_error_t dsm_stream_create(dsm_stream_t *stream)
+{
+    if (stream == NULL)
+        return dsmErrorInvalidValue;
+    cudaStream_t s = 0;
+    cudaError_t err = cudaStreamCreateWithFlags(&s, cudaStreamDefault); /* blocking: ordered with stream 0 */
+    *stream = err == cudaSuccess ? (dsm_stream_t)(void *)s : NULL;
+    return from_cuda(err);
+}
+
+dsm_error_t dsm_stream_destroy(dsm_stream_t stream)
+{
+    return stream == NULL ? dsmSuccess : from_cuda(cudaStreamDestroy(to_stream(stream)));
+}
+
+dsm_error_t dsm_stream_synchronize(dsm_stream_t stream) { return from_cuda(cudaStreamSynchronize(to_stream(stream))); }
+
+dsm_error_t dsm_event_create(dsm_event_t *event)
+{
+    if (event == NULL)
+        return dsmErrorInvalidValue;
+    cudaEvent_t e = NULL;
+    cudaError_t err = cudaEventCreate(&e);
+    *event = err == cudaSuccess ? (dsm_event_t)(void *)e : NULL;
+    return from_cuda(err);
+}
+
+dsm_error_t dsm_event_destroy(dsm_event_t event)
+{
+    return event == NULL ? dsmSuccess : from_cuda(cudaEventDestroy((cudaEvent_t)(void *)event));
+}
+
+dsm_error_t dsm_event_record(dsm_event_t event, dsm_stream_t stream)
+{
+    if (event == NULL)
+        return dsmErrorInvalidValue;
+    return from_cuda(cudaEventRecord((cudaEvent_t)(void *)event, to_stream(stream)));
+}
+
+dsm_error_t dsm_event_synchronize(dsm_event_t event)
+{
+    if (event == NULL)
+        return dsmErrorInvalidValue;
+    return from_cuda(cudaEventSynchronize((cudaEvent_t)(void *)event));
+}
+
+dsm_error_t dsm_event_elapsed_ms(float *ms, dsm_event_t start, dsm_event_t end)
+{
+    if (ms == NULL || start == NULL || end == NULL)
+        return dsmErrorInvalidValue;
+    return from_cuda(cudaEventElapsedTime(ms, (cudaEvent_t)(void *)start, (cudaEvent_t)(void *)end));
+}
+
+dsm_error_t dsm_stream_begin_capture(dsm_stream_t stream)
+{
+    if (stream == NULL)
+        return dsmErrorInvalidValue; /* the legacy stream cannot be captured */
+    return from_cuda(cudaStreamBeginCapture(to_stream(stream), cudaStreamCaptureModeThreadLocal));
+}
+
+dsm_error_t dsm_stream_end_capture(dsm_stream_t stream, dsm_graph_exec_t *exec)
+{
+    if (stream == NULL || exec == NULL)
+        return dsmErrorInvalidValue;
+    *exec = NULL;
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t ge = NULL;
+    cudaError_t err = cudaStreamEndCapture(to_stream(stream), &graph);
+    if (err == cudaSuccess)
+        err = cudaGraphInstantiate(&ge, graph, 0);
+    if (graph != NULL)
+        cudaGraphDestroy(graph); /* the executable graph is a copy */
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError(); /* an invalidated capture is not sticky */
+        return from_cuda(err);
+    }
+    *exec = (dsm_graph_exec_t)(void *)ge;
+    return dsmSuccess;
+}
+
+dsm_error_t dsm_graph_launch(dsm_graph_exec_t exec, dsm_stream_t stream)
+{
+    if (exec == NULL)
+        return dsmErrorInvalidValue;
+    return from_cuda(cudaGraphLaunch((cudaGraphExec_t)(void *)exec, to_stream(stream)));
+}
+
+dsm_error_t dsm_graph_exec_destroy(dsm_graph_exec_t exec)
+{
+    return exec == NULL ? dsmSuccess : from_cuda(cudaGraphExecDestroy((cudaGraphExec_t)(void *)exec));
+}
+
+dsm_error_t dsm_device_l2_bytes(size_t *bytes)
+{
+    int dev = 0, l2 = 0;
+    if (bytes == NULL)
+        return dsmErrorInvalidValue;
+    cudaError_t err = cudaGetDevice(&dev);
+    if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, dev);
+    *bytes = err == cudaSuccess && l2 > 0 ? (size_t)l2 : 0;
     return from_cuda(err);
 }
 
@@ -80,8 +210,8 @@ dsm_error_t dsm_occupancy_max_active_clusters(int *clusters, dsm_kernel_t kernel
     if (clusters == NULL || kernel == NULL || cfg == NULL)
         return dsmErrorInvalidValue;
     cudaLaunchConfig_t lc;
-    cudaLaunchAttribute attr;
-    fill_config(&lc, &attr, cfg, 1);
+    cudaLaunchAttribute attr[LAUNCH_ATTRS_MAX];
+    fill_config(&lc, attr, cfg, NULL, 1);
     return from_cuda(cudaOccupancyMaxActiveClusters(clusters, kernel, &lc));
 }
 
@@ -90,8 +220,8 @@ dsm_error_t dsm_occupancy_max_potential_cluster_size(int *size, dsm_kernel_t ker
     if (size == NULL || kernel == NULL || cfg == NULL)
         return dsmErrorInvalidValue;
     cudaLaunchConfig_t lc;
-    cudaLaunchAttribute attr;
-    fill_config(&lc, &attr, cfg, 0); /* the cluster dims are ignored by CUDA anyway */
+    cudaLaunchAttribute attr[LAUNCH_ATTRS_MAX];
+    fill_config(&lc, attr, cfg, NULL, 0); /* the cluster dims are ignored by CUDA anyway */
     return from_cuda(cudaOccupancyMaxPotentialClusterSize(size, kernel, &lc));
 }
 

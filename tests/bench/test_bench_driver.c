@@ -1,4 +1,4 @@
-/* test_bench_driver.c: the benchmark driver's own pieces: statistics, summary.json (nesting, refused keys, nulls and their reasons, reading back), failed kernels leaving no number, the audit, the repeatability check, the report's reference column, the ncu import (the seed's exchange and chapter 7's streams). */
+/* test_bench_driver.c: the benchmark driver's own pieces: statistics, summary.json (nesting, refused keys, nulls and their reasons, reading back), failed kernels leaving no number, the audit, the repeatability check, the report's reference column, the ncu import (the seed's exchange and chapter 7's streams), the check-then-time helper (rotating rounds, failed checks, paired ratios). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -389,6 +389,106 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
     text_free(&b.failure_log);
 }
 
+/* ---- bench_time_variants: check, then time, interleaved ---- */
+
+static int call_log[64], call_count;
+
+typedef struct fake_variant {
+    int id, right;
+} fake_variant;
+
+static int fake_check(void *ctx, char *why, size_t why_len)
+{
+    fake_variant *f = ctx;
+    if (!f->right)
+        snprintf(why, why_len, "y[3] = 1, the reference 2");
+    return f->right;
+}
+
+static dsm_error_t fake_call(void *ctx, int i, dsm_stream_t stream, int pdl)
+{
+    (void)i, (void)stream, (void)pdl;
+    if (call_count < 64)
+        call_log[call_count++] = ((fake_variant *)ctx)->id;
+    return dsmSuccess;
+}
+
+static void test_variants_are_timed_once_per_round_in_rotating_order(void **state)
+{
+    (void)state;
+    static bench b;
+    memset(&b, 0, sizeof b);
+    b.family = "ch08_gemv";
+    dsm_stream_t s = NULL;
+    assert_int_equal(dsm_stream_create(&s), dsmSuccess);
+    fake_variant f[3] = {{0, 1}, {1, 1}, {2, 1}};
+    bench_variant v[3];
+    for (int i = 0; i < 3; ++i)
+        v[i] = (bench_variant){"fake", NULL, &f[i], fake_check, fake_call, 0, 0, 1}; /* host launches, one call */
+    bench_variant_result res[3];
+    call_count = 0;
+    assert_int_equal(bench_time_variants(&b, s, v, 3, 0, 4, res), 3);
+    assert_int_equal(call_count, 12);
+    for (int r = 0; r < 4; ++r)
+        for (int k = 0; k < 3; ++k)
+            assert_int_equal(call_log[3 * r + k], (r + k) % 3);
+    for (int i = 0; i < 3; ++i) {
+        assert_int_equal(res[i].status, BENCH_VARIANT_TIMED);
+        assert_int_equal(res[i].rounds, 4);
+        assert_int_equal(res[i].stats.n, 4);
+    }
+    assert_int_equal(b.failures, 0);
+    dsm_stream_destroy(s);
+}
+
+static void test_a_variant_whose_check_fails_is_never_timed_and_fails_its_kernel_at_once(void **state)
+{
+    (void)state;
+    static bench b;
+    memset(&b, 0, sizeof b);
+    b.family = "ch06_exchange";
+    dsm_stream_t s = NULL;
+    assert_int_equal(dsm_stream_create(&s), dsmSuccess);
+    fake_variant f[2] = {{0, 1}, {1, 0}};
+    bench_variant v[2] = {{"right", "xchg_vec_dsmem", &f[0], fake_check, fake_call, 0, 0, 1},
+                          {"wrong", "xchg_vec_gmem", &f[1], fake_check, fake_call, 0, 0, 1}};
+    bench_variant_result res[2];
+    call_count = 0;
+    assert_int_equal(bench_time_variants(&b, s, v, 2, 1, 3, res), 1);
+    assert_int_equal(res[0].status, BENCH_VARIANT_TIMED);
+    assert_int_equal(res[1].status, BENCH_VARIANT_WRONG);
+    assert_int_equal(res[1].stats.n, 0);
+    for (int i = 0; i < call_count; ++i)
+        assert_int_equal(call_log[i], 0);   /* the wrong one never ran its timed body */
+    assert_int_equal(b.failures, 1);
+    assert_false(bench_kernel_ok(&b, "xchg_vec_gmem"));
+    assert_true(bench_kernel_ok(&b, "xchg_vec_dsmem"));
+    assert_non_null(strstr(b.failure_log.s, "the reference 2"));
+    bench_stats none = bench_pair_ratio(&res[1], &res[0]);
+    assert_int_equal(none.n, 0);
+    text_free(&b.failed_kernels);
+    text_free(&b.failure_log);
+    dsm_stream_destroy(s);
+}
+
+static void test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_ratio_of_medians(void **state)
+{
+    (void)state;
+    bench_variant_result a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.status = b.status = BENCH_VARIANT_TIMED;
+    a.rounds = b.rounds = 3;
+    double ua[] = {2, 4, 6}, ub[] = {1, 1, 3};  /* ratios 2, 4, 2; medians 4 and 1 */
+    memcpy(a.us, ua, sizeof ua);
+    memcpy(b.us, ub, sizeof ub);
+    bench_stats r = bench_pair_ratio(&a, &b);
+    assert_int_equal(r.n, 3);
+    assert_true(r.median == 2.0 && r.min == 2.0 && r.max == 4.0);
+    b.status = BENCH_VARIANT_WRONG;
+    assert_int_equal(bench_pair_ratio(&a, &b).n, 0);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_stats_median_min_max_of_random_samples_leaves_them_in_order),
     cmocka_unit_test(test_summary_dotted_keys_nest_and_read_back_as_written),
@@ -401,6 +501,9 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_expected_failure),
     cmocka_unit_test(test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run),
     cmocka_unit_test(test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_cluster),
+    cmocka_unit_test(test_variants_are_timed_once_per_round_in_rotating_order),
+    cmocka_unit_test(test_a_variant_whose_check_fails_is_never_timed_and_fails_its_kernel_at_once),
+    cmocka_unit_test(test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_ratio_of_medians),
 };
 
 DSM_TEST_MAIN(tests)
