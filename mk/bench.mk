@@ -40,6 +40,8 @@ BENCH_OWN_KERNEL_FILES := $(sort $(shell sed -n 's|^[[:space:]]*//[[:space:]]*be
 
 # QUICK=1: the short run; FAMILY=ch05_pingpong (or several, space-separated): only those.
 BENCH_ARGS = --src $(BENCH_SRC) --reference $(BENCH_REFERENCE)/summary.json $(if $(filter 1 yes,$(QUICK)),--quick) $(FAMILY)
+# ch09_xent runs PyTorch's cross-entropy from this script after its kernels, when python3 has torch with CUDA.
+export XENT_TORCH_SCRIPT := bench/torch/xent_torch.py
 
 BENCH_GEN := build/bench/obj/families_table.c
 

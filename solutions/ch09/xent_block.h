@@ -4,9 +4,6 @@
 
 #include "xent_stat.h"
 
-/* Shared memory xent_block_fold needs for T threads: T + 32 statistics. */
-#define XENT_BLOCK_RED(T) ((T) + 32)
-
 /* Every thread of the CTA calls it with its statistic; each gets the fold of
  * all of them (threads 0..31 each fold every 32nd entry in index order, then
  * every thread folds those 32 in order with xent_stat_fold: the same bits

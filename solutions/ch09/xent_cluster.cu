@@ -1,7 +1,9 @@
 /* xent_cluster.cu: ch09.cluster: fused cross-entropy, one row per cluster: each CTA loads its slice once into registers, the partial statistics cross through DSMEM, the gradient is written once. */
 #include "dsm.h"
 #include "xent_cluster.h"
+#include "xent_block.h"
 #include "xent_slice.h"
+#include "xent_xchg.h"
 
 /* The exchange the kernel uses (the benchmark's probe swaps in others). */
 #ifndef XENT_EXCHANGE_RUN
@@ -32,7 +34,7 @@ static __device__ __forceinline__ void xent_cluster_body(const uint4 *__restrict
     xent_slice(vc, C, q, &lo, &hi);
     int n = hi - lo;
     xent_stat *red = (xent_stat *)dsm_dynamic_smem();
-    XENT_EXCHANGE_SETUP(&x);
+    XENT_EXCHANGE_SETUP(&x);        /* its barrier completes while the first slice loads */
 
     int k = 0;
     for (int row = (int)dsm_clusterid().x; row < M; row += (int)dsm_nclusterid().x, ++k) {
@@ -78,7 +80,7 @@ static __device__ __forceinline__ void xent_cluster_body(const uint4 *__restrict
             if (t + j * T < n)
                 dst[t + j * T] = xent_grad_chunk(r[j], dtype, (lo + t + j * T) * e, label, total, scale);
     }
-    XENT_EXCHANGE_FINISH(&x);
+    XENT_EXCHANGE_FINISH(&x, k);
 }
 // END SOLUTION
 

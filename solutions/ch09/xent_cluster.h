@@ -2,11 +2,8 @@
 #ifndef CH09_XENT_CLUSTER_H
 #define CH09_XENT_CLUSTER_H
 
-#include "dsm.h"
-#include "xent_chunk.h"
-#include "xent_stat.h"
-#include "xent_block.h"
-#include "xent_xchg.h"
+#include "dsm_host.h"
+#include "xent_shape.h"
 
 /* The most 16-byte chunks of a slice one thread holds in registers. */
 #define XENT_REG_CHUNKS 8
@@ -48,7 +45,7 @@ static inline int xent_cluster_fits(int V, int dtype, int C, int T)
 /* The dynamic shared memory the kernel needs: the block fold's statistics. */
 static inline size_t xent_cluster_smem(int T)
 {
-    return (size_t)XENT_BLOCK_RED(T) * sizeof(xent_stat);
+    return (size_t)XENT_BLOCK_RED(T) * XENT_STAT_BYTES;
 }
 
 #ifdef __cplusplus

@@ -3,6 +3,7 @@
 #include "xent_block.h"
 #include "xent_slice.h"
 #include "xent_kernels.h"
+#include "xent_cluster.h"
 
 /*
  * Launch: G groups of C consecutive CTAs (CTA b is rank b % C of group b / C),

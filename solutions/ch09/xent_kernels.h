@@ -3,8 +3,7 @@
 #define CH09_XENT_KERNELS_H
 
 #include "dsm_host.h"
-#include "xent_block.h"
-#include "xent_cluster.h"
+#include "xent_shape.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,7 +24,7 @@ DSM_DECLARE_KERNEL(xent_copy);              /* xent_copy.cu */
 /* Dynamic shared memory of the row-pass and two-kernel designs: the block fold's. */
 XENT_FN size_t xent_fold_smem(int T)
 {
-    return ((size_t)XENT_BLOCK_RED(T) * sizeof(xent_stat) + 15u) / 16u * 16u;
+    return (size_t)XENT_BLOCK_RED(T) * XENT_STAT_BYTES;
 }
 
 #endif

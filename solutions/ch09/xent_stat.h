@@ -11,6 +11,7 @@
 typedef struct xent_stat {
     float m, s;
 } xent_stat;
+typedef char xent_stat_is_8_bytes[sizeof(xent_stat) == XENT_STAT_BYTES ? 1 : -1];
 
 XENT_FN xent_stat xent_stat_empty(void)
 {

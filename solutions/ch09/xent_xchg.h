@@ -5,9 +5,6 @@
 #include "dsm.h"
 #include "xent_stat.h"
 
-/* The largest cluster (non-portable). */
-#define XENT_MAX_CTAS 16
-
 /* Shared memory of one CTA for the exchange, at the same offset in every CTA
  * of the cluster. Two of everything: round k uses [k % 2]. */
 typedef struct xent_xchg {
@@ -22,7 +19,8 @@ typedef struct xent_xchg {
  *   xent_xchg_setup(x)            once, before the first round;
  *   xent_xchg_run(x, mine, k)     for rounds k = 0, 1, 2, ... with a
  *                                 __syncthreads between two rounds;
- *   xent_xchg_finish(x)           once, after the last round.
+ *   xent_xchg_finish(x, rounds)   once, after the last round, with the
+ *                                 number of rounds run (0 when none).
  * In round k, `mine` is this CTA's partial statistic (the same in all its
  * threads); run returns, in every thread of every CTA, the fold of the
  * partials of ranks 0, 1, ..., C - 1 in that order (xent_stat_fold): the
@@ -32,7 +30,9 @@ typedef struct xent_xchg {
  * Budget: per round, each CTA moves 8 bytes (one statistic) to or from each
  * peer through DSMEM and nothing else (no global memory, no atomics); each
  * thread waits at most at one cluster barrier per round, plus one in setup
- * and one in finish. A cluster of one exchanges nothing.
+ * and one in finish. A cluster of one exchanges nothing. The barrier that
+ * makes the peers ready need not stall the caller: whatever it does between
+ * setup and the first round (loading its slice, say) may overlap it.
  */
 // BOOK-END(contract)
 static __device__ __forceinline__ void xent_xchg_setup(xent_xchg *x)
@@ -43,9 +43,11 @@ static __device__ __forceinline__ void xent_xchg_setup(xent_xchg *x)
     if (threadIdx.x == 0) {
         dsm_mbarrier_init(&x->bar[0], 1);
         dsm_mbarrier_init(&x->bar[1], 1);
-        dsm_fence_mbarrier_init();
+        dsm_fence_mbarrier_init();      /* releases the inits to the cluster */
     }
-    dsm_cluster_sync();     /* every peer started, its barriers initialised */
+    /* split: arrive now, wait before the first push (round 0, or finish);
+     * the caller's loads run meanwhile */
+    dsm_barrier_cluster_arrive_relaxed();
     // END SOLUTION
 }
 
@@ -57,6 +59,8 @@ static __device__ __forceinline__ xent_stat xent_xchg_run(xent_xchg *x, xent_sta
     //~ (void)k;
     //~ return mine;
     int C = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank(), b = k & 1, t = (int)threadIdx.x;
+    if (k == 0)
+        dsm_barrier_cluster_wait();     /* every peer started, its barriers initialised */
     if (C == 1)
         return mine;
     /* push: thread p stores my partial into peer p's slot q, completing 8 bytes
@@ -87,12 +91,15 @@ static __device__ __forceinline__ xent_stat xent_xchg_run(xent_xchg *x, xent_sta
     // END SOLUTION
 }
 
-static __device__ __forceinline__ void xent_xchg_finish(xent_xchg *x)
+static __device__ __forceinline__ void xent_xchg_finish(xent_xchg *x, int rounds)
 {
     // BEGIN SOLUTION
     //~ // TODO(ch09.xchg): may a peer still touch x when this returns?
     //~ (void)x;
+    //~ (void)rounds;
     (void)x;    /* every push into me was waited for in its round: nothing is left */
+    if (rounds == 0)
+        dsm_barrier_cluster_wait();     /* setup's arrive needs its wait */
     // END SOLUTION
 }
 

@@ -80,6 +80,7 @@ static void test_cluster_persistent_fewer_clusters_than_rows(void **state)
     (void)state;
     run_cluster(7, 400, XENT_BF16, 2, 64, 3, 0, 0);
     run_cluster(5, 96, XENT_F32, 4, 32, 1, 0, 0);
+    run_cluster(2, 96, XENT_F32, 2, 32, 3, 0, 0);       /* more clusters than rows: one has none */
 }
 
 static void test_cluster_ignored_rows_huge_logits_and_inf_slices(void **state)
