@@ -119,6 +119,9 @@ static dsm_error_t xv_call(void *ctx, int i, dsm_stream_t stream, int pdl)
                              dt == XENT_BF16 ? DSM_KERNEL(xent_split_grad_bf16) : DSM_KERNEL(xent_split_grad_f32), a2);
     }
     default: {  /* the twins */
+        if (C > 8)
+            dsm_func_set_non_portable_cluster_size_allowed(
+                dt == XENT_BF16 ? DSM_KERNEL(xent_gmem_bf16) : DSM_KERNEL(xent_gmem_f32), 1);
         cfg.grid = DSM_DIM3((unsigned)(C * M), 1, 1);
         cfg.dynamic_smem_bytes = xent_fold_smem(v->T);
         if (v->kind == K_GMEM_CL)
@@ -375,8 +378,8 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
     static const int Cs[] = {1, 2, 4, 8, 16}, Ts[] = {128, 256, 512};
     for (int i = 0; i < 5; ++i)
         for (int j = 0; j < 3; ++j) {
-            int C = Cs[i], T = c.dry ? (Ts[j] / 4) : Ts[j];
-            if ((c.dry && C > 4) || !xent_cluster_fits(sh.V, sh.dtype, C, T) ||
+            int C = Cs[i], T = c.dry ? 64 : Ts[j];
+            if ((c.dry && (C > 4 || j > 0)) || !xent_cluster_fits(sh.V, sh.dtype, C, T) ||
                 xent_cluster_prepare(sh.dtype, C, T) != dsmSuccess)
                 continue;
             dsm_launch_config q = {DSM_DIM3((unsigned)(C * sh.M), 1, 1), DSM_DIM3((unsigned)T, 1, 1),
@@ -394,8 +397,8 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
     /* one CTA per row: threads */
     n = 0;
     static const int Tr[] = {256, 512, 1024};
-    for (int j = 0; j < 3; ++j)
-        v[n++] = mkvar(&c, K_ROWPASS, 1, c.dry ? Tr[j] / 8 : Tr[j], &slot);
+    for (int j = 0; j < (c.dry ? 1 : 3); ++j)
+        v[n++] = mkvar(&c, K_ROWPASS, 1, c.dry ? 64 : Tr[j], &slot);
     memset(r, 0, sizeof r);
     time_set(&c, v, n, sw_rounds, r);
     sweep_csv(sweep, &c, v, r, n);
@@ -404,7 +407,7 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
     /* two kernels: the split */
     n = 0;
     static const int Cw[] = {2, 4, 8};
-    for (int j = 0; j < 3; ++j)
+    for (int j = 0; j < (c.dry ? 2 : 3); ++j)
         v[n++] = mkvar(&c, K_TWOK, Cw[j], c.dry ? 64 : 256, &slot);
     memset(r, 0, sizeof r);
     time_set(&c, v, n, sw_rounds, r);
@@ -444,7 +447,7 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
         dsm_launch_config q = {DSM_DIM3((unsigned)(best_cluster.C * sh.M), 1, 1),
                                DSM_DIM3((unsigned)best_cluster.T, 1, 1), DSM_DIM3(1, 1, 1),
                                xent_fold_smem(best_cluster.T)};
-        if (!c.dry && dsm_occupancy_max_active_clusters(&blocks, DSM_KERNEL(xent_gmem_bf16), &q) == dsmSuccess &&
+        if (!c.dry && dsm_occupancy_max_active_clusters(&blocks, sh.dtype == XENT_BF16 ? DSM_KERNEL(xent_gmem_bf16) : DSM_KERNEL(xent_gmem_f32), &q) == dsmSuccess &&
             (long long)best_cluster.C * sh.M <= blocks)
             idx[K_GMEM_COOP] = n, v[n++] = mkvar(&c, K_GMEM_COOP, best_cluster.C, best_cluster.T, &slot);
     }

@@ -31,11 +31,14 @@ static inline int xent_plan_threads(int V, int dtype, int C)
     return xent_cluster_fits(V, dtype, C, T) ? T : 0;
 }
 
-/* Sets the attributes the kernel needs for clusters of C and T threads. */
+/* Sets the attributes the kernel needs for clusters of C and T threads: the
+ * shared memory of its largest block (an attribute is a ceiling for every
+ * later launch: setting it for a small block would make a larger one fail),
+ * and non-portable clusters above 8. */
 static inline dsm_error_t xent_cluster_prepare(int dtype, int C, int T)
 {
     dsm_kernel_t k = xent_cluster_kernel(dtype);
-    dsm_error_t e = dsm_func_set_max_dynamic_smem(k, (int)xent_cluster_smem(T));
+    dsm_error_t e = dsm_func_set_max_dynamic_smem(k, (int)xent_cluster_smem(T > 512 ? T : 512));
     if (e == dsmSuccess && C > 8)
         e = dsm_func_set_non_portable_cluster_size_allowed(k, 1);
     return e;
