@@ -196,7 +196,7 @@ bench-dry: bench-driver-test $(BENCH_EMU_BIN)
 # and carry no number for any failed kernel (bench_driver --audit). A second make, because the tree is
 # chosen when the makefile is read.
 BENCH_SKEL_OUT := $(BENCH_OUT)/dry-skeletons
-BENCH_SKEL_EXPECT := xchg_seed_dsmem,xchg_seed_gmem,xchg_vec_dsmem,xchg_vec_gmem,ring_push,big_histogram,bulk_stream,mcast_stream,mcast_operand,gemv_rowpar_t1,gemv_splitk_atomic_t1,gemv_cluster_t1,rs_probe
+BENCH_SKEL_EXPECT := xchg_seed_dsmem,xchg_seed_gmem,xchg_vec_dsmem,xchg_vec_gmem,ring_push,big_histogram,bulk_stream,mcast_stream,mcast_operand,gemv_rowpar_t1,gemv_splitk_atomic_t1,gemv_cluster_t1,rs_probe,xent_cluster_bf16
 .PHONY: bench-dry-exercises
 bench-dry-exercises: $(SKELETON_STAMP) $(EMU_LIB) $(BENCH_EMU_BIN)
 	@$(MAKE) --no-print-directory bench-build-emu SRC=$(SKELETON_DIR) > $(BENCH_OUT)/dry-skeletons-build.log 2>&1 || \
