@@ -1,6 +1,7 @@
 /* xent_gmem.cu: the global-memory twin of the cluster kernel: the same split, slices in registers and loop, the partial statistics through a global workspace and per-row arrival flags instead of DSMEM. */
 #include "dsm.h"
 #include "xent_block.h"
+#include "xent_stat.h"
 #include "xent_slice.h"
 #include "xent_kernels.h"
 #include "xent_cluster.h"

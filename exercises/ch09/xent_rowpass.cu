@@ -1,6 +1,7 @@
 /* xent_rowpass.cu: fused cross-entropy with one CTA per row and two passes over global memory (Liger-Kernel's design): read the row for its statistic, read it again for the gradient. */
 #include "dsm.h"
 #include "xent_block.h"
+#include "xent_stat.h"
 #include "xent_slice.h"
 
 /*

@@ -1,6 +1,7 @@
 /* xent_twokernel.cu: fused cross-entropy as two kernels over the same split as the cluster kernel: per-slice statistics into a global workspace, then merge, loss and gradient (the slice read a second time). */
 #include "dsm.h"
 #include "xent_block.h"
+#include "xent_stat.h"
 #include "xent_slice.h"
 
 /*
