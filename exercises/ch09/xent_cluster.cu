@@ -2,7 +2,8 @@
 #include "dsm.h"
 #include "xent_cluster.h"
 #include "xent_block.h"
-#include "xent_slice.h"
+#include "xent_regs.h"
+#include "xent_stat.h"
 #include "xent_xchg.h"
 
 /* The exchange the kernel uses (the benchmark's probe swaps in others). */

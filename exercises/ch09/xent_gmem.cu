@@ -4,7 +4,7 @@
 #include "xent_stat.h"
 #include "xent_slice.h"
 #include "xent_kernels.h"
-#include "xent_cluster.h"
+#include "xent_regs.h"
 
 /*
  * Launch: G groups of C consecutive CTAs (CTA b is rank b % C of group b / C),
@@ -25,34 +25,15 @@ static __device__ __forceinline__ void xent_gmem_body(const uint4 *__restrict__ 
 {
     __shared__ xent_stat result;
     int q = (int)blockIdx.x % C, G = (int)gridDim.x / C;
-    int t = (int)threadIdx.x, T = (int)blockDim.x, e = xent_per_chunk(dtype), vc = xent_row_chunks(V, dtype);
+    int t = (int)threadIdx.x, T = (int)blockDim.x, vc = xent_row_chunks(V, dtype);
     int lo, hi;
     xent_slice(vc, C, q, &lo, &hi);
     int n = hi - lo;
     xent_stat *red = (xent_stat *)dsm_dynamic_smem();
     for (int row = (int)blockIdx.x / C; row < M && G > 0; row += G) {
-        const uint4 *src = logits + (size_t)row * (size_t)vc + (size_t)lo;
         uint4 r[XENT_REG_CHUNKS];
-        for (int j = 0; j < XENT_REG_CHUNKS; ++j)
-            if (t + j * T < n)
-                r[j] = src[t + j * T];
-        float v[8], m = -INFINITY, s = 0.0f;
-        for (int j = 0; j < XENT_REG_CHUNKS; ++j)
-            if (t + j * T < n) {
-                xent_chunk_unpack(r[j], dtype, v);
-                for (int i = 0; i < e; ++i)
-                    m = v[i] > m ? v[i] : m;
-            }
-        if (m != -INFINITY)
-            for (int j = 0; j < XENT_REG_CHUNKS; ++j)
-                if (t + j * T < n) {
-                    xent_chunk_unpack(r[j], dtype, v);
-                    for (int i = 0; i < e; ++i)
-                        s += exp2f(fmaf(v[i], XENT_LOG2E, -m * XENT_LOG2E));
-                }
-        xent_stat mine;
-        mine.m = m;
-        mine.s = s;
+        xent_regs_load(r, logits + (size_t)row * (size_t)vc + (size_t)lo, n, t, T);
+        xent_stat mine = xent_regs_stat(r, n, t, T, dtype);
         mine = xent_block_fold(red, mine);
         if (t == 0) {
             if (C > 1) {
@@ -69,24 +50,8 @@ static __device__ __forceinline__ void xent_gmem_body(const uint4 *__restrict__ 
             result = mine;
         }
         __syncthreads();
-        xent_stat total = result;
-        int label = labels[row];
-        if (label == XENT_IGNORE) {
-            if (q == 0 && t == 0)
-                loss[row] = 0.0f;
-        } else if (label / e >= lo && label / e < hi && (label / e - lo) % T == t) {
-            for (int j = 0; j < XENT_REG_CHUNKS; ++j)
-                if (j == (label / e - lo) / T) {
-                    xent_chunk_unpack(r[j], dtype, v);
-                    for (int i = 0; i < e; ++i)
-                        if (i == label % e)
-                            loss[row] = xent_row_loss(total, v[i], label);
-                }
-        }
-        uint4 *dst = grad + (size_t)row * (size_t)vc + (size_t)lo;
-        for (int j = 0; j < XENT_REG_CHUNKS; ++j)
-            if (t + j * T < n)
-                dst[t + j * T] = xent_grad_chunk(r[j], dtype, (lo + t + j * T) * e, label, total, scale);
+        xent_regs_finish(r, n, t, T, dtype, lo, q, labels[row], result, scale,
+                         grad + (size_t)row * (size_t)vc + (size_t)lo, &loss[row]);
     }
 }
 
