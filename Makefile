@@ -35,7 +35,7 @@ endif
 # Each step is a target (runtime-test: mk/runtime.mk, book-test: mk/book.mk, the others: mk/course.mk);
 # a step passed when its status file exists afterwards, and was skipped when it left <step>.skipped.
 TEST_STATUS := build/test/status
-TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons mutants skeletons-check diagnostics-check grader-test nvcc-check book-test bench-dry bench-dry-exercises
+TEST_STEPS  := runtime-test runtime-ubsan check-solutions check-skeletons mutants skeletons-check diagnostics-check grader-test nvcc-check book-test bench-dry bench-dry-exercises test-bench-layers
 
 .PHONY: help clean test
 help:

@@ -12,6 +12,9 @@
  * How a family works. A family is one C file bench/families/<name>.c that
  * defines
  *     int bench_family_<name>(bench *b);
+ * and the table of its summary keys the driver must know (headlines, source
+ * figures; bench_key_info below)
+ *     const bench_key_info bench_keys_<name>[];
  * The build finds families by file name (no list to edit) and runs them in
  * file-name order, so names start with their chapter: ch01_latency,
  * ch04_capacity, ch05_pingpong, ch06_exchange, ... A family names the kernel
@@ -26,7 +29,8 @@
  *      nothing),
  *   2. for every configuration: launches, CHECKS the result against a CPU
  *      reference (a wrong result is bench_fail_kernel(), never a number), warms
- *      up, repeats, and records median/min/max with bench_stats_of(),
+ *      up, repeats, and records median/min/max: bench_time_variants() does
+ *      all of it, for the variants it compares interleaved and in pairs,
  *   3. writes rows with bench_csv_row(), numbers with bench_summary_measured()
  *      (or bench_summary_number()), and a Markdown section with bench_report().
  * It returns 0, or non-zero when a check failed or the device broke (the driver
@@ -76,14 +80,17 @@ double bench_sm_clock_mhz(const bench *b);
 size_t bench_smem_per_sm(const bench *b);
 size_t bench_smem_per_block_optin(const bench *b);
 
+/* The commit of the tree measured ("git describe", "+dirty" when modified, or "unknown"). */
+const char *bench_commit(const bench *b);
+
 /* One progress line on stderr, prefixed with the running family's name. */
 void bench_progress(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A failed check (wrong result, failed launch the family did not expect):
  * printed at once, counted, written to summary.json's "failures"; the run
  * exits non-zero at the end. The value being measured must not be recorded.
- * A message that names a kernel of the build (as a whole word) marks that
- * kernel failed, as bench_fail_kernel does. */
+ * It fails no kernel, whatever its text says: a failed check of a kernel is
+ * bench_fail_kernel. */
 void bench_fail(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A failed check of `kernel` (its DSM_KERNEL_ENTRY name): bench_fail, and the
@@ -156,6 +163,7 @@ typedef struct bench_variant_result {
     bench_variant_status status;
     double us[BENCH_ROUNDS_MAX];    /* µs per call, round by round */
     int rounds;
+    int bodies;                     /* times the timed body ran (warm-up and rounds): calls that accumulate */
     bench_stats stats;              /* over the rounds; zeros unless TIMED */
 } bench_variant_result;
 
@@ -210,6 +218,61 @@ void bench_summary_text(bench *b, const char *key, const char *value);
 /* Appends Markdown to the run's report.md (the family's own section: a
  * "## ..." heading, its tables, DSMEM/global ratios, the seed's figures). */
 void bench_report(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* What a family says about its summary keys, read by the driver (make
+ * bench-compare judges the headline ones between two runs; the report sets a
+ * source document's figure beside a key). Every family defines its table,
+ * ended by a NULL key (an empty table is {{NULL, 0, NULL}}):
+ *     const bench_key_info bench_keys_ch01_latency[] = {{"latency_cycles.", 1, NULL}, ..., {NULL, 0, NULL}};
+ * key: a summary key, or a prefix ending in '.' that covers every key below it. */
+typedef struct bench_key_info {
+    const char *key;
+    int headline;               /* 1: two runs must agree on it (make bench-compare) */
+    const char *source_figure;  /* what the source document reports for it, in its words and units; NULL: none */
+} bench_key_info;
+
+/* Nsight Compute's counters of a family's kernels (make bench NCU=1). A
+ * family that reads some defines
+ *     const bench_counters bench_counters_<name> = {profiles, import};
+ * (a family without counters defines nothing). For every profile,
+ * bench/driver/ncu.sh runs the family once under ncu (bench_driver
+ * --ncu-plan lists them) and leaves in its work folder WORK/<profile>.csv
+ * (ncu's table: --csv --page details --print-units base) and WORK/run-<profile>/
+ * (the profiled run's folder: the family's own logs); then the driver's
+ * --ncu WORK calls import, which writes the family's CSV rows, numbers and
+ * report section, and returns 0 when every counter it needs was read. */
+typedef struct bench_counter_profile {
+    const char *name;       /* its files' name in the work folder; NULL ends the list */
+    const char *kernels;    /* ncu --kernel-name: a name, or "regex:..." */
+    const char *metrics;    /* ncu --metrics, comma-separated */
+    int launch_count;       /* ncu --launch-count; 0: every launch */
+    int quick;              /* 1: profile a --quick run */
+    const char *env;        /* "NAME=value" set for the profiled run (a short mode of the family), or NULL */
+} bench_counter_profile;
+
+typedef struct bench_counters {
+    const bench_counter_profile *profiles;
+    int (*import)(bench *b, const char *work_dir);
+} bench_counters;
+
+/* One value of ncu's table: the launch's ID, the kernel, the metric, the value in base units (bytes,
+ * sectors, ...; thousands separators dropped, a K, M or G unit prefix applied). */
+typedef struct bench_ncu_value {
+    char id[32], kernel[128], metric[96];
+    double value;
+} bench_ncu_value;
+
+/* Reads ncu's table at path into out (at most max): the number of values; -1 when the file is missing,
+ * -2 when it has no table (ncu's own lines only). */
+int bench_ncu_read(const char *path, bench_ncu_value *out, int max);
+
+/* A line of CSV split in place at commas outside double quotes (the quotes dropped); the number of
+ * fields; and the index of the field that equals name (-1: none). For a family's own logs. */
+int bench_csv_fields(char *line, char **fields, int max);
+int bench_csv_column(char **fields, int n, const char *name);
+
+/* Bytes as a person reads them: "5.54 MB", "29.74 GB", "4.6 KB", "12 bytes". */
+void bench_bytes_text(char *buf, size_t size, double v);
 
 /* The vendor's GEMM, to set a family's kernels beside it: cuBLAS in the GPU
  * build (bench/driver/blas.c), none in the emulator build. Open one handle on

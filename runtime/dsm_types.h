@@ -35,7 +35,6 @@ typedef enum dsm_error {
     dsmErrorLaunchOutOfResources = 701,
     dsmErrorLaunchTimeout = 702,
     dsmErrorLaunchFailure = 719,
-    dsmErrorCooperativeLaunchTooLarge = 720,
     dsmErrorNotSupported = 801,
     dsmErrorInvalidClusterSize = 912,
     dsmErrorUnknown = 999,
@@ -45,5 +44,10 @@ typedef enum dsm_error {
     dsmErrorDeadlock = 10002,         /* every live thread is blocked: hardware would hang */
     dsmErrorUninitializedRead = 10003 /* a read of shared memory nobody wrote */
 } dsm_error_t;
+
+/* cudaErrorCooperativeLaunchTooLarge: a cooperative launch (dsm_launch_options.cooperative) whose grid
+ * cannot be resident all at once. A constant beside the enum until the emulator's table of error names
+ * (dsm_error_name) has its entry; then it joins the enum. */
+#define dsmErrorCooperativeLaunchTooLarge ((dsm_error_t)720)
 
 #endif

@@ -1,5 +1,4 @@
-/* bench.c: what a family asks of its run: sizes, the device, progress, failures (by kernel), summary numbers, report text. */
-#include <ctype.h>
+/* bench.c: what a family asks of its run: sizes, the device, progress, summary numbers, report text; the end of a family (no number of a failed kernel survives it). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@ int bench_sm_count(const bench *b) { return b->machine.sm_count; }
 double bench_sm_clock_mhz(const bench *b) { return b->machine.sm_clock_mhz; }
 size_t bench_smem_per_sm(const bench *b) { return b->machine.smem_per_sm; }
 size_t bench_smem_per_block_optin(const bench *b) { return b->machine.smem_per_block_optin; }
+const char *bench_commit(const bench *b) { return b->machine.commit; }
 
 void bench_progress(bench *b, const char *fmt, ...)
 {
@@ -30,71 +30,6 @@ void bench_progress(bench *b, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     fprintf(stderr, "  [%s %5.1f s] %s\n", b->family ? b->family : "bench", bench_now() - b->started, msg);
-}
-
-/* 1 when `name` occurs in `s` as a whole word (letters, digits and _ around it do not count). */
-static int has_word(const char *s, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = strstr(s, name); p; p = strstr(p + 1, name)) {
-        int before = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
-        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
-        if (!before && !after)
-            return 1;
-    }
-    return 0;
-}
-
-const bench_kernel_entry *bench_kernel_find(const char *name)
-{
-    for (int i = 0; i < bench_kernel_count; ++i)
-        if (strcmp(bench_kernel_table[i].name, name) == 0)
-            return &bench_kernel_table[i];
-    return NULL;
-}
-
-int bench_kernel_ok(const bench *b, const char *kernel)
-{
-    return b->failed_kernels.s == NULL || !has_word(b->failed_kernels.s, kernel);
-}
-
-static void mark_failed(bench *b, const char *kernel)
-{
-    if (!bench_kernel_ok(b, kernel))
-        return;
-    text_printf(&b->failed_kernels, "%s%s ", b->failed_kernels.len ? "" : " ", kernel);
-}
-
-static void fail_message(bench *b, const char *msg)
-{
-    fprintf(stderr, "  [%s] FAILED: %s\n", b->family ? b->family : "bench", msg);
-    b->failures++;
-    text_printf(&b->failure_log, "%s: %s\n", b->family ? b->family : "bench", msg);
-}
-
-void bench_fail(bench *b, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fail_message(b, msg);
-    /* A message that names a kernel of this build marks it failed, as bench_fail_kernel would. */
-    for (int i = 0; i < bench_kernel_count; ++i)
-        if (has_word(msg, bench_kernel_table[i].name))
-            mark_failed(b, bench_kernel_table[i].name);
-}
-
-void bench_fail_kernel(bench *b, const char *kernel, const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fail_message(b, msg);
-    mark_failed(b, kernel);
 }
 
 /* The next free number of the run for `key`, or NULL (a failure, counted) when the key is refused. */
@@ -144,9 +79,7 @@ void bench_summary_text(bench *b, const char *key, const char *value)
 
 void bench_finish_family(bench *b)
 {
-    const char *failed = b->failed_kernels.s;
-    if (failed == NULL)
-        return;
+    const char *failed = b->failed_kernels.s ? b->failed_kernels.s : "";
     /* A number measured with a kernel that failed a check anywhere in the family is not a number. */
     for (int i = 0; i < b->number_count; ++i) {
         bench_number *n = &b->numbers[i];
@@ -155,21 +88,14 @@ void bench_finish_family(bench *b)
         char list[sizeof n->kernels], *save = NULL;
         snprintf(list, sizeof list, "%s", n->kernels);
         for (char *k = strtok_r(list, " ", &save); k; k = strtok_r(NULL, " ", &save))
-            if (has_word(failed, k)) {
+            if (bench_has_word(failed, k)) {
                 n->value = NAN;
                 snprintf(n->why, sizeof n->why, "%s failed a check in this run", k);
                 break;
             }
     }
-    /* ... and no CSV row of such a kernel carries a number. */
-    const char *p = b->csv_paths.s ? b->csv_paths.s : "";
-    while (*p) {
-        size_t len = strcspn(p, "\n");
-        char path[1100];
-        snprintf(path, sizeof path, "%.*s", (int)(len < sizeof path - 1 ? len : sizeof path - 1), p);
-        csv_scrub_failed_kernels(path, failed);
-        p += len + (p[len] == '\n');
-    }
+    /* ... and no CSV row of such a kernel carries a number: the tables are written now, once */
+    csv_write_all(b, failed);
 }
 
 void bench_summary_number(bench *b, const char *key, double value)

@@ -39,7 +39,7 @@ typedef struct bench_number {
     char why[192];      /* why the value is null */
 } bench_number;
 
-enum { BENCH_MAX_NUMBERS = 256, BENCH_MAX_FAILURES = 64 };
+enum { BENCH_MAX_NUMBERS = 1024, BENCH_MAX_FAILURES = 64 };   /* ch08_gemv alone writes about 560 (21 shapes) */
 
 struct bench {
     int dry, quick;
@@ -54,18 +54,20 @@ struct bench {
     int failures;
     text failure_log;       /* one line per failure */
     text failed_kernels;    /* " name name ... ": the kernels a check failed for (bench_fail_kernel) */
-    text csv_paths;         /* the CSVs the family opened, one per line (scrubbed at its end) */
+    bench_csv *csvs;        /* the tables the family opened, written when it ends (csv.c) */
     void *gpu_timing;       /* CUDA events, created on first use (timing.c) */
 };
 
 /* bench.c: after a family (in its process): every number measured with a kernel
- * that failed a check becomes null with the reason, and every CSV row of such a
- * kernel says "failed" from its status column on (csv.c). */
+ * that failed a check becomes null with the reason, and the family's tables are
+ * written (csv_write_all). */
 void bench_finish_family(bench *b);
-/* csv.c: rewrites one CSV so that no row of a kernel in `failed` (" a b ") carries a
- * number: the status column ("launch" or "status") and every column after it read
- * "failed". Tables without a "kernel" column are left alone. Returns the rows changed. */
-int csv_scrub_failed_kernels(const char *path, const char *failed);
+/* csv.c: writes every table the family opened, once: a row of a kernel in
+ * `failed` (" a b ") reads "failed" from its status column ("launch" or
+ * "status") on; tables without a "kernel" column are written as they are. */
+void csv_write_all(bench *b, const char *failed);
+/* failures.c: 1 when `name` occurs in `s` as a whole word (letters, digits and _ around it do not count). */
+int bench_has_word(const char *s, const char *name);
 /* csv.c: the audit of a run folder for `--audit`: returns the number of rows of a
  * failed kernel that still carry a number in a measurement column; lists on `out`
  * the tables it could not audit (no kernel or status column). */
@@ -95,11 +97,14 @@ void summary_write_json(FILE *f, const bench_machine *m, const bench_number *num
                         int failures, const text *failure_log, const char *failed_kernels, const char *families_json,
                         int dry);
 
-/* json_read.c: reads the numbers of a summary.json as dotted keys ("latency_cycles.dsmem"). */
+/* json_read.c: reads the numbers of a summary.json as dotted keys ("latency_cycles.dsmem"), and its
+ * top-level strings and booleans as texts (value NAN, `text` set: never compared). */
 int json_read_numbers(const char *path, bench_number *out, int max);
+/* json_read.c: `--summary-get FILE KEY`: prints the value of KEY (a text, a number, or null); 0 when
+ * found, 1 when not, 2 when the file cannot be read. What scripts use instead of parsing the file. */
+int summary_print_value(const char *path, const char *key);
 
-/* reference.c: the seed's and the committed reference's figures beside ours. */
-const char *seed_figure(const char *key);
+/* reference.c: the source document's and the committed reference's figures beside ours. */
 void report_headline(text *out, const bench_number *numbers, int count, const char *reference_path);
 
 /* compare.c: two runs' summary.json, number by number; returns 0 when every
@@ -108,24 +113,31 @@ void report_headline(text *out, const bench_number *numbers, int count, const ch
 int compare_runs(const char *a, const char *b, double tolerance_pct, int all);
 /* 1 when the summary.json at path is a dry run's ("dry_run": true). */
 int summary_is_dry_run(const char *path);
-/* The headline numbers of issue 11: the exchange and ping-pong bests, the
- * seed's tile exchange, the latency ladder; and of issue 21: the decode
- * GEMV's headline ratios (gemv.headline.*) and its HBM bandwidth. */
+/* 1 when a family's table (bench_key_lookup) calls the key a headline number. */
 int compare_is_headline(const char *key);
 
 /* audit.c: checks a run folder: every kernel of expect_failed (comma-separated, may be NULL)
  * failed, and no row of a failed kernel carries a number. Returns 0 when all holds. */
 int audit_run(const char *run, const char *expect_failed);
 
-/* ncu.c: the Nsight Compute counters of the seed's tile exchange (ncu.sh's CSV)
- * into the run's CSV, summary numbers and report. Returns 0 when read. */
-int ncu_import(bench *b, const char *ncu_csv);
+/* ncu.c: every family's import of what ncu.sh left in work_dir (bench_counters);
+ * 0 when every family read all its counters. */
+int ncu_import(bench *b, const char *work_dir);
+/* ncu.c: `--ncu-plan`: one line per profile for ncu.sh, tab-separated: family, profile, kernels, metrics,
+ * launch count (0: all), quick (0/1), environment ("-": none). */
+void ncu_print_plan(FILE *out);
 
 /* The families of this build (families.c, generated by mk/bench.mk). */
 typedef struct bench_family_entry {
     const char *name;
     int (*run)(bench *b);
+    const bench_key_info *keys;     /* its bench_keys_<name> table */
+    const bench_counters *counters; /* its bench_counters_<name>, or NULL: it reads no hardware counter */
 } bench_family_entry;
+
+/* keys.c: what the families' tables say about a key: the entry of the key
+ * itself, else of the longest prefix that covers it; NULL when none does. */
+const bench_key_info *bench_key_lookup(const char *key);
 extern const bench_family_entry bench_family_table[];
 extern const int bench_family_count;
 

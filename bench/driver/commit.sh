@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
 # commit.sh: make bench-commit: copy one run folder (CSVs, summary.json, report.md, machine info) into the committed reference.
-# Usage: bench/driver/commit.sh RUN_DIR DEST   (DEST: bench/results/bench-h200)
+# Usage: bench/driver/commit.sh RUN_DIR DEST [BENCH_BINARY]   (DEST: bench/results/bench-h200)
+# summary.json is read through the driver (BENCH_BINARY --summary-get FILE KEY), its one reader.
 set -eu
-run=${1:?usage: commit.sh RUN_DIR DEST}
-dest=${2:?usage: commit.sh RUN_DIR DEST}
+run=${1:?usage: commit.sh RUN_DIR DEST [BENCH_BINARY]}
+dest=${2:?usage: commit.sh RUN_DIR DEST [BENCH_BINARY]}
+bin=${3:-build/bench/bin/bench-emu-solutions}
+get() { "$bin" --summary-get "$run/summary.json" "$1"; }
 if [ ! -f "$run/summary.json" ]; then
   echo "bench-commit: $run has no summary.json: give RUN=build/bench/<run folder> (make bench makes one)"
   exit 1
 fi
-if grep -q '"dry_run": true' "$run/summary.json"; then
+if [ "$(get dry_run)" = true ]; then
   echo "bench-commit: $run is a dry run on the emulator: it measured nothing, it cannot be the reference"
   exit 1
 fi
-if ! grep -q '"failures": 0,' "$run/summary.json"; then
+if [ "$(get failures)" != 0 ]; then
   echo "bench-commit: $run has failed checks (see its report.md): a run with a wrong result is not a reference"
   exit 1
 fi
-gpu=$(sed -n 's/^  "gpu": "\(.*\)",$/\1/p' "$run/summary.json")
+gpu=$(get gpu)
 case "$gpu" in
   *H200*) ;;
   *) if [ "${FORCE:-}" != 1 ]; then

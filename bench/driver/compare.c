@@ -18,20 +18,8 @@ static int is_measurement(const char *key)
 
 int compare_is_headline(const char *key)
 {
-    static const char *const headline[] = {"dsmem_exchange_tbps_best",           "gmem_exchange_tbps_best",
-                                           "pingpong_dsmem_cycles_per_hop_best", "pingpong_gmem_cycles_per_hop_best",
-                                           "seed_tile_exchange_dsmem_ms",        "seed_tile_exchange_gmem_ms",
-                                           NULL};
-    for (int i = 0; headline[i]; ++i)
-        if (strcmp(key, headline[i]) == 0)
-            return 1;
-    /* chapter 8: the decode GEMV's headline ratios and the HBM bandwidth measured beside them */
-    if (strncmp(key, "gemv.headline.", 14) == 0 || strcmp(key, "gemv.hbm_read_tbps") == 0)
-        return 1;
-    /* the like-for-like pairs of issue 17: each DSMEM mechanism beside its global-memory twin (the
-     * bandwidth pairs of chapter 6, the ping-pong pairs of chapter 5): two runs must agree on every pair */
-    return strncmp(key, "latency_cycles.", 15) == 0 || strncmp(key, "bandwidth_pairs.", 16) == 0 ||
-           strncmp(key, "pingpong_pair_gmem_over_dsmem.", 30) == 0;
+    const bench_key_info *k = bench_key_lookup(key);
+    return k != NULL && k->headline;
 }
 
 int compare_runs(const char *a, const char *b, double tolerance_pct, int all)
@@ -53,7 +41,7 @@ int compare_runs(const char *a, const char *b, double tolerance_pct, int all)
     int off = 0, compared = 0;
     printf("%-52s %14s %14s %9s\n", "key", "first", "second", "diff %");
     for (int i = 0; i < ca; ++i) {
-        if (!is_measurement(na[i].key))
+        if (!is_measurement(na[i].key) || na[i].text[0])
             continue;
         int counts = all || compare_is_headline(na[i].key);
         int j = 0;
@@ -89,7 +77,7 @@ int compare_runs(const char *a, const char *b, double tolerance_pct, int all)
         int i = 0;
         while (i < ca && strcmp(na[i].key, nb[j].key) != 0)
             ++i;
-        if (i == ca && is_measurement(nb[j].key)) {
+        if (i == ca && is_measurement(nb[j].key) && !nb[j].text[0]) {
             int counts = all || compare_is_headline(nb[j].key);
             printf("%-52s %14s %14.6g %9s  only in the second run%s\n", nb[j].key, "-", nb[j].value, "-",
                    counts ? "" : " (not a headline)");

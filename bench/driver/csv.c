@@ -1,4 +1,4 @@
-/* csv.c: one CSV file per family table, every row prefixed with where and when it was measured; no row of a failed kernel keeps a number. */
+/* csv.c: one CSV file per family table, every row prefixed with where and when it was measured, written once when the family ends, so that no row of a failed kernel keeps a number; the audit of a run's tables. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,16 +8,10 @@
 
 struct bench_csv {
     bench *b;
-    FILE *f;
     char path[1024];
+    text lines;             /* the header, then one line per row: written once, when the family ends */
+    bench_csv *next;        /* the family's tables, in the order opened */
 };
-
-/* The columns the driver puts before the family's own: gpu,sm_clock_mhz,date,commit. */
-static void write_prefix(bench_csv *csv)
-{
-    const bench_machine *m = &csv->b->machine;
-    fprintf(csv->f, "\"%s\",%.0f,%s,%s,", m->gpu, m->sm_clock_mhz, m->date, m->commit);
-}
 
 bench_csv *bench_csv_open(bench *b, const char *name, const char *header)
 {
@@ -28,14 +22,11 @@ bench_csv *bench_csv_open(bench *b, const char *name, const char *header)
     }
     csv->b = b;
     snprintf(csv->path, sizeof csv->path, "%s/%s.csv", b->run_dir, name);
-    csv->f = fopen(csv->path, "w");
-    if (csv->f == NULL) {
-        bench_fail(b, "cannot write %s", csv->path);
-        free(csv);
-        return NULL;
-    }
-    fprintf(csv->f, "gpu,sm_clock_mhz,date,commit,%s\n", header);
-    text_printf(&b->csv_paths, "%s\n", csv->path);
+    text_printf(&csv->lines, "gpu,sm_clock_mhz,date,commit,%s\n", header);
+    bench_csv **last = &b->csvs;
+    while (*last)
+        last = &(*last)->next;
+    *last = csv;
     return csv;
 }
 
@@ -43,23 +34,18 @@ void bench_csv_row(bench_csv *csv, const char *fmt, ...)
 {
     if (csv == NULL) /* the open failed and was counted: the rows have nowhere to go */
         return;
-    write_prefix(csv);
+    /* the columns the driver puts before the family's own: gpu,sm_clock_mhz,date,commit */
+    const bench_machine *m = &csv->b->machine;
+    text_printf(&csv->lines, "\"%s\",%.0f,%s,%s,", m->gpu, m->sm_clock_mhz, m->date, m->commit);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(csv->f, fmt, ap);
+    text_vprintf(&csv->lines, fmt, ap);
     va_end(ap);
-    fputc('\n', csv->f);
-    fflush(csv->f); /* a family that crashes later still leaves its rows */
+    text_printf(&csv->lines, "\n");
 }
 
-void bench_csv_close(bench_csv *csv)
-{
-    if (csv == NULL)
-        return;
-    if (fclose(csv->f) != 0)
-        bench_fail(csv->b, "cannot finish %s", csv->path);
-    free(csv);
-}
+/* The table is complete; it is written with the others when the family ends (csv_write_all). */
+void bench_csv_close(bench_csv *csv) { (void)csv; }
 
 enum { CSV_MAX_FIELDS = 64 };
 
@@ -113,6 +99,52 @@ static int kernel_failed(const char *failed, const char *kernel)
     return kernel[0] && strstr(failed, word) != NULL;
 }
 
+/* One table's lines into its file: a row of a kernel in `failed` reads
+ * "failed" from its status column on (but for the kernel column itself). */
+static void write_table(bench_csv *csv, const char *failed)
+{
+    FILE *f = fopen(csv->path, "w");
+    if (f == NULL) {
+        bench_fail(csv->b, "cannot write %s", csv->path);
+        return;
+    }
+    int kcol = -1, scol = -1, line_no = 0;
+    const char *p = csv->lines.s ? csv->lines.s : "";
+    while (*p) {
+        size_t len = strcspn(p, "\n");
+        char line[8192], copy[8192], *fields[CSV_MAX_FIELDS], kernel[160];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len : sizeof line - 1), p);
+        p += len + (p[len] == '\n');
+        snprintf(copy, sizeof copy, "%s", line);
+        if (line_no++ == 0) {
+            find_columns(copy, &kcol, &scol);
+            fprintf(f, "%s\n", line);
+            continue;
+        }
+        int n = split_fields(copy, fields);
+        if (kcol < 0 || scol < 0 || kcol >= n || !kernel_failed(failed, unquote(fields[kcol], kernel, sizeof kernel))) {
+            fprintf(f, "%s\n", line);
+            continue;
+        }
+        for (int i = 0; i < n; ++i)
+            fprintf(f, "%s%s", i ? "," : "", i >= scol && i != kcol ? "failed" : fields[i]);
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0)
+        bench_fail(csv->b, "cannot finish %s", csv->path);
+}
+
+void csv_write_all(bench *b, const char *failed)
+{
+    while (b->csvs) {
+        bench_csv *csv = b->csvs;
+        b->csvs = csv->next;
+        write_table(csv, failed ? failed : "");
+        text_free(&csv->lines);
+        free(csv);
+    }
+}
+
 /* Reads a whole file into a text; 0 on success. */
 static int slurp(const char *path, text *t)
 {
@@ -125,45 +157,6 @@ static int slurp(const char *path, text *t)
         text_append(t, buf, n);
     fclose(f);
     return 0;
-}
-
-int csv_scrub_failed_kernels(const char *path, const char *failed)
-{
-    text in = {0}, out = {0};
-    if (slurp(path, &in) != 0 || in.s == NULL)
-        return 0;
-    int kcol = -1, scol = -1, changed = 0, line_no = 0;
-    char *save = NULL;
-    for (char *line = strtok_r(in.s, "\n", &save); line; line = strtok_r(NULL, "\n", &save), ++line_no) {
-        if (line_no == 0) {
-            char copy[4096];
-            snprintf(copy, sizeof copy, "%s", line);
-            find_columns(copy, &kcol, &scol);
-            text_printf(&out, "%s\n", line);
-            continue;
-        }
-        char copy[4096], *fields[CSV_MAX_FIELDS], kernel[160];
-        snprintf(copy, sizeof copy, "%s", line);
-        int n = split_fields(copy, fields);
-        if (kcol < 0 || scol < 0 || kcol >= n || !kernel_failed(failed, unquote(fields[kcol], kernel, sizeof kernel))) {
-            text_printf(&out, "%s\n", line);
-            continue;
-        }
-        for (int i = 0; i < n; ++i)
-            text_printf(&out, "%s%s", i ? "," : "", i >= scol && i != kcol ? "failed" : fields[i]);
-        text_printf(&out, "\n");
-        ++changed;
-    }
-    if (changed && kcol >= 0 && scol >= 0) {
-        FILE *f = fopen(path, "wb");
-        if (f != NULL) {
-            fwrite(out.s, 1, out.len, f);
-            fclose(f);
-        }
-    }
-    text_free(&in);
-    text_free(&out);
-    return changed;
 }
 
 /* 1 when the whole field is a number (quotes allowed around it). */

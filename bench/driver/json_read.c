@@ -1,4 +1,4 @@
-/* json_read.c: the numbers of a summary.json, as dotted keys (null: NAN); enough JSON for the files the driver writes. */
+/* json_read.c: the one reader of summary.json: its numbers as dotted keys (null: NAN), its top-level strings and booleans as texts; enough JSON for the files the driver writes. */
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +51,18 @@ static void read_string(reader *r, char *buf, size_t size)
 
 static void read_value(reader *r, const char *path);
 
+/* A top-level string or boolean: value NAN, the text beside it. */
+static void add_text(reader *r, const char *path, const char *value)
+{
+    if (r->count >= r->max)
+        return;
+    bench_number *n = &r->out[r->count++];
+    memset(n, 0, sizeof *n);
+    snprintf(n->key, sizeof n->key, "%s", path);
+    snprintf(n->text, sizeof n->text, "%s", value);
+    n->value = NAN;
+}
+
 static void read_object(reader *r, const char *path)
 {
     r->p++; /* { */
@@ -99,8 +111,10 @@ static void read_value(reader *r, const char *path)
         else
             r->bad = 1;
     } else if (c == '"') {
-        char skip[1024];
-        read_string(r, skip, sizeof skip);
+        char str[1024];
+        read_string(r, str, sizeof str);
+        if (path[0] && strchr(path, '.') == NULL)   /* "gpu", "date", "commit", ...: a text, never compared */
+            add_text(r, path, str);
     } else if (c == '-' || isdigit((unsigned char)c)) {
         char *end;
         double v = strtod(r->p, &end);
@@ -120,8 +134,12 @@ static void read_value(reader *r, const char *path)
         }
     } else if (strncmp(r->p, "true", 4) == 0) {
         r->p += 4;
+        if (path[0] && strchr(path, '.') == NULL)
+            add_text(r, path, "true");
     } else if (strncmp(r->p, "false", 5) == 0) {
         r->p += 5;
+        if (path[0] && strchr(path, '.') == NULL)
+            add_text(r, path, "false");
     } else {
         r->bad = 1;
     }
@@ -150,18 +168,31 @@ int json_read_numbers(const char *path, bench_number *out, int max)
 
 int summary_is_dry_run(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return 0;
-    char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *p = strstr(buf, "\"dry_run\"");
-    if (p == NULL)
-        return 0;
-    p += strlen("\"dry_run\"");
-    while (*p == ' ' || *p == ':' || *p == '\t')
-        ++p;
-    return strncmp(p, "true", 4) == 0;
+    static bench_number n[BENCH_MAX_NUMBERS + 64];
+    int count = json_read_numbers(path, n, BENCH_MAX_NUMBERS + 64);
+    for (int i = 0; i < count; ++i)
+        if (strcmp(n[i].key, "dry_run") == 0)
+            return strcmp(n[i].text, "true") == 0;
+    return 0;
+}
+
+int summary_print_value(const char *path, const char *key)
+{
+    static bench_number n[BENCH_MAX_NUMBERS + 64];
+    int count = json_read_numbers(path, n, BENCH_MAX_NUMBERS + 64);
+    if (count < 0) {
+        fprintf(stderr, "bench: cannot read %s\n", path);
+        return 2;
+    }
+    for (int i = 0; i < count; ++i)
+        if (strcmp(n[i].key, key) == 0) {
+            if (n[i].text[0])
+                printf("%s\n", n[i].text);
+            else if (isfinite(n[i].value))
+                printf("%.17g\n", n[i].value);
+            else
+                printf("null\n");
+            return 0;
+        }
+    return 1;
 }

@@ -26,7 +26,8 @@ static const char USAGE[] =
     "  --out DIR          use exactly DIR as the run folder\n"
     "  --src NAME         which source tree the kernels came from (recorded in the report)\n"
     "  --reference FILE   the committed H200 run's summary.json, set beside this run in the report\n"
-    "  --ncu FILE         Nsight Compute's CSV of the seed's tile exchange (mk/bench.mk makes it)\n"
+    "  --ncu DIR          what bench/driver/ncu.sh left there: every family imports its counters\n"
+    "  --ncu-plan         print the families' Nsight Compute profiles, one per line, for ncu.sh\n"
     "  --timeout SEC      time limit of one family (600)\n"
     "exit status: 0 all checks passed, 1 a check failed, 2 usage, 3 no GPU this build can use\n";
 
@@ -111,7 +112,7 @@ static int run_in_child(bench *b, int (*fn)(bench *), int timeout, char *how, si
         memset(&mine.report, 0, sizeof mine.report);
         memset(&mine.failure_log, 0, sizeof mine.failure_log);
         memset(&mine.failed_kernels, 0, sizeof mine.failed_kernels);
-        memset(&mine.csv_paths, 0, sizeof mine.csv_paths);
+        mine.csvs = NULL;
         mine.number_count = 0;
         mine.failures = 0;
         if (b->dry && getenv("DSM_EMU_SCHEDULES") == NULL)
@@ -344,6 +345,12 @@ static void print_failed_kernels(const bench *b, const options *o, const char *d
 
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--ncu-plan") == 0) {
+        ncu_print_plan(stdout);
+        return 0;
+    }
+    if (argc == 4 && strcmp(argv[1], "--summary-get") == 0)
+        return summary_print_value(argv[2], argv[3]);   /* scripts read summary.json through this, never by hand */
     if (argc >= 4 && strcmp(argv[1], "--compare") == 0) {
         double tol = 3.0;
         int all = 0;
@@ -447,8 +454,10 @@ int main(int argc, char **argv)
         }
     }
     b.family = "ncu";
-    if (o.ncu)
+    if (o.ncu) {
         ncu_import(&b, o.ncu);
+        csv_write_all(&b, ""); /* its tables (ncu.csv, ncu_ch07.csv), written once */
+    }
     text_append(&sections, b.report.s ? b.report.s : "", b.report.len);
     text_printf(&families_json, "\n  }");
 

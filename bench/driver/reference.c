@@ -5,39 +5,11 @@
 
 #include "bench_internal.h"
 
-/* Seed 000 ("DSMEM vs HBM", H100 PCIe, 114 SMs, CUDA 13.2, driver 595.58.03):
- * what it reports for the quantity a key measures, in its own words and units.
- * Its latency "ladder" is a diagram of ranges, not a measurement. */
-static const struct {
-    const char *key, *figure;
-} seed_figures[] = {
-    {"pingpong_dsmem_cycles_per_hop_best", "736.1 cycles (store + cluster.sync per hop)"},
-    {"pingpong_gmem_cycles_per_hop_best", "1419.2 cycles (st.global + __threadfence)"},
-    {"pingpong_cycles_per_hop.seed_dsmem_1000", "736.1 cycles"},
-    {"pingpong_cycles_per_hop.seed_gmem_1000", "1419.2 cycles"},
-    {"pingpong_best_gmem_over_dsmem", "1.93 (its two kernels)"},
-    {"seed_tile_exchange_dsmem_ms", "30.871 ms"},
-    {"seed_tile_exchange_gmem_ms", "46.678 ms"},
-    {"seed_tile_exchange_dsmem_tbps_seed_formula", "0.61 TB/s"},
-    {"seed_tile_exchange_gmem_tbps_seed_formula", "0.40 TB/s"},
-    {"dsmem_exchange_tbps_best", "0.61 TB/s (its formula, seed kernel)"},
-    {"gmem_exchange_tbps_best", "0.40 TB/s (its formula, seed kernel)"},
-    {"latency_cycles.local_shared", "20-30 (diagram, not measured)"},
-    {"latency_cycles.dsmem", "100-180 (diagram, not measured)"},
-    {"latency_cycles.l2", "200-300 (diagram, not measured)"},
-    {"latency_cycles.hbm", "450-600 (diagram, not measured)"},
-    {"ncu_seed_exchange.dsmem.l2_bytes", "139.65 MB"},
-    {"ncu_seed_exchange.gmem.l2_bytes", "752.43 MB"},
-    {"ncu_seed_exchange.dsmem.dram_write_bytes", "\"0 bytes\""},
-    {"ncu_seed_exchange.gmem.dram_write_bytes", "\"continuous write-back\" (no number)"},
-};
-
-const char *seed_figure(const char *key)
+/* What the source document reports for the quantity a key measures (the family's key table). */
+static const char *source_figure(const char *key)
 {
-    for (size_t i = 0; i < sizeof seed_figures / sizeof seed_figures[0]; ++i)
-        if (strcmp(seed_figures[i].key, key) == 0)
-            return seed_figures[i].figure;
-    return NULL;
+    const bench_key_info *k = bench_key_lookup(key);
+    return k != NULL ? k->source_figure : NULL;
 }
 
 /* A number as the table shows it: bytes in MB or GB, the rest with 4 digits. */
@@ -81,7 +53,7 @@ static void table(text *out, const bench_number *numbers, int count, const bench
             }
         if (nref >= 0 && strcmp(theirs, "no reference yet") == 0)
             snprintf(theirs, sizeof theirs, "not in reference");
-        const char *seed = seed_figure(numbers[i].key);
+        const char *seed = source_figure(numbers[i].key);
         text_printf(out, "| `%s` | %s | %s | %s | %s |\n", numbers[i].key, mine, theirs, ratio, seed ? seed : "");
     }
     text_printf(out, "\n");

@@ -106,7 +106,10 @@ int bench_time_variants(bench *b, dsm_stream_t stream, const bench_variant *v, i
     for (int w = 0; w < warmup; ++w)
         for (int i = 0; i < nv; ++i) {
             double us;
-            if (res[i].status == BENCH_VARIANT_TIMED && time_once(&v[i], &prep[i], stream, e0, e1, &us) != dsmSuccess) {
+            if (res[i].status != BENCH_VARIANT_TIMED)
+                continue;
+            res[i].bodies++;
+            if (time_once(&v[i], &prep[i], stream, e0, e1, &us) != dsmSuccess) {
                 fail_variant(b, &v[i], "a warm-up call failed", "launch or execution error");
                 res[i].status = BENCH_VARIANT_TIMING_FAILED;
             }
@@ -117,6 +120,7 @@ int bench_time_variants(bench *b, dsm_stream_t stream, const bench_variant *v, i
             int i = (r + k) % nv;
             if (res[i].status != BENCH_VARIANT_TIMED)
                 continue;
+            res[i].bodies++;
             dsm_error_t err = time_once(&v[i], &prep[i], stream, e0, e1, &res[i].us[r]);
             if (err != dsmSuccess) {
                 fail_variant(b, &v[i], "a timed call failed", dsm_error_name(err));

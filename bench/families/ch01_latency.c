@@ -10,6 +10,16 @@
 DSM_DECLARE_KERNEL(chase_global);
 DSM_DECLARE_KERNEL(chase_shared);
 
+/* Summary keys the driver must know (bench.h): the ladder is a headline; the deep dive's diagram beside it. */
+const bench_key_info bench_keys_ch01_latency[] = {
+    {"latency_cycles.", 1, NULL},
+    {"latency_cycles.local_shared", 1, "20-30 (diagram, not measured)"},
+    {"latency_cycles.dsmem", 1, "100-180 (diagram, not measured)"},
+    {"latency_cycles.l2", 1, "200-300 (diagram, not measured)"},
+    {"latency_cycles.hbm", 1, "450-600 (diagram, not measured)"},
+    {NULL, 0, NULL},
+};
+
 enum {
     LINE_WORDS = 128 / sizeof(uint32_t), /* one chain element per 128-byte cache line */
     MAX_REPEATS = 16,
@@ -94,12 +104,12 @@ static uint32_t follow(const uint32_t *perm, uint32_t idx, uint64_t steps)
     return idx;
 }
 
-/* 1 when err is success; otherwise a failed check named after the call. */
-static int ok(bench *b, const char *level, const char *what, dsm_error_t err)
+/* 1 when err is success; otherwise a failed check of `kernel`, named after the call. */
+static int ok(bench *b, const char *kernel, const char *level, const char *what, dsm_error_t err)
 {
     if (err == dsmSuccess)
         return 1;
-    bench_fail(b, "%s: %s failed: %s", level, what, dsm_error_name(err));
+    bench_fail_kernel(b, kernel, "%s: %s failed: %s", level, what, dsm_error_name(err));
     return 0;
 }
 
@@ -121,21 +131,21 @@ static void measure_shared(bench *b, const ladder_sizes *sz, uint32_t remote, la
     for (uint32_t c = 0; c < ctas; ++c)
         good &= (chains[c] = single_cycle(n)) != NULL;
     if (!good)
-        bench_fail(b, "%s: out of host memory", row->level);
-    good = good && ok(b, row->level, "dsm_malloc", dsm_malloc((void **)&d_next, (size_t)ctas * n * sizeof(uint32_t)));
-    good = good && ok(b, row->level, "dsm_malloc", dsm_malloc((void **)&d_last, ctas * sizeof(uint32_t)));
-    good = good && ok(b, row->level, "dsm_malloc", dsm_malloc((void **)&d_cycles, ctas * sizeof(unsigned long long)));
+        bench_fail_kernel(b, "chase_shared", "%s: out of host memory", row->level);
+    good = good && ok(b, "chase_shared", row->level, "dsm_malloc", dsm_malloc((void **)&d_next, (size_t)ctas * n * sizeof(uint32_t)));
+    good = good && ok(b, "chase_shared", row->level, "dsm_malloc", dsm_malloc((void **)&d_last, ctas * sizeof(uint32_t)));
+    good = good && ok(b, "chase_shared", row->level, "dsm_malloc", dsm_malloc((void **)&d_cycles, ctas * sizeof(unsigned long long)));
     for (uint32_t c = 0; good && c < ctas; ++c)
-        good = ok(b, row->level, "dsm_memcpy_to_device",
+        good = ok(b, "chase_shared", row->level, "dsm_memcpy_to_device",
                   dsm_memcpy_to_device(d_next + (size_t)c * n, chains[c], n * sizeof(uint32_t)));
 
     size_t smem = (size_t)n * sizeof(uint32_t);
     if (smem < sz->spread_bytes)
         smem = sz->spread_bytes;
-    good = good && ok(b, row->level, "dsm_func_set_max_dynamic_smem",
+    good = good && ok(b, "chase_shared", row->level, "dsm_func_set_max_dynamic_smem",
                       dsm_func_set_max_dynamic_smem(DSM_KERNEL(chase_shared), (int)smem));
     if (good && ctas > 8) /* clusters above 8 CTAs are non-portable: they must be allowed */
-        good = ok(b, row->level, "dsm_func_set_non_portable_cluster_size_allowed",
+        good = ok(b, "chase_shared", row->level, "dsm_func_set_non_portable_cluster_size_allowed",
                   dsm_func_set_non_portable_cluster_size_allowed(DSM_KERNEL(chase_shared), 1));
     dsm_launch_config cfg = {DSM_DIM3(ctas, 1, 1), DSM_DIM3(SHARED_THREADS, 1, 1), DSM_DIM3(ctas, 1, 1), smem};
     int fits = 0;
@@ -149,10 +159,10 @@ static void measure_shared(bench *b, const ladder_sizes *sz, uint32_t remote, la
     void *args[] = {&next_arg, &n, &start, &steps, &remote, &d_last, &d_cycles};
 
     for (uint32_t r = 0; good && r <= sz->repeats; ++r) { /* r == 0: warm-up, not counted */
-        good = ok(b, row->level, "dsm_memset", dsm_memset(d_last, 0xff, ctas * sizeof(uint32_t))) &&
-               ok(b, row->level, "launch of chase_shared", dsm_launch_sync(&cfg, DSM_KERNEL(chase_shared), args)) &&
-               ok(b, row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(last, d_last, ctas * sizeof last[0])) &&
-               ok(b, row->level, "dsm_memcpy_to_host",
+        good = ok(b, "chase_shared", row->level, "dsm_memset", dsm_memset(d_last, 0xff, ctas * sizeof(uint32_t))) &&
+               ok(b, "chase_shared", row->level, "launch of chase_shared", dsm_launch_sync(&cfg, DSM_KERNEL(chase_shared), args)) &&
+               ok(b, "chase_shared", row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(last, d_last, ctas * sizeof last[0])) &&
+               ok(b, "chase_shared", row->level, "dsm_memcpy_to_host",
                   dsm_memcpy_to_host(cycles, d_cycles, ctas * sizeof cycles[0]));
         for (uint32_t c = 0; good && c < ctas; ++c) {
             uint32_t want = follow(chains[remote ? (c + 1) % ctas : c], start, steps);
@@ -195,21 +205,21 @@ static void measure_global(bench *b, const ladder_sizes *sz, size_t bytes, int w
     row->steps = sz->global_steps;
     int good = perm != NULL && next != NULL;
     if (!good)
-        bench_fail(b, "%s: out of host memory for a %zu-byte chain", row->level, bytes);
+        bench_fail_kernel(b, "chase_global", "%s: out of host memory for a %zu-byte chain", row->level, bytes);
     for (uint32_t i = 0; good && i < lines; ++i)
         next[(size_t)i * LINE_WORDS] = perm[i] * LINE_WORDS; /* indices are in words */
-    good = good && ok(b, row->level, "dsm_malloc",
+    good = good && ok(b, "chase_global", row->level, "dsm_malloc",
                       dsm_malloc((void **)&d_next, (size_t)lines * LINE_WORDS * sizeof(uint32_t)));
-    good = good && ok(b, row->level, "dsm_malloc", dsm_malloc((void **)&d_last, sizeof(uint32_t)));
-    good = good && ok(b, row->level, "dsm_malloc", dsm_malloc((void **)&d_cycles, sizeof(unsigned long long)));
-    good = good && ok(b, row->level, "dsm_memcpy_to_device",
+    good = good && ok(b, "chase_global", row->level, "dsm_malloc", dsm_malloc((void **)&d_last, sizeof(uint32_t)));
+    good = good && ok(b, "chase_global", row->level, "dsm_malloc", dsm_malloc((void **)&d_cycles, sizeof(unsigned long long)));
+    good = good && ok(b, "chase_global", row->level, "dsm_memcpy_to_device",
                       dsm_memcpy_to_device(d_next, next, (size_t)lines * LINE_WORDS * sizeof(uint32_t)));
     free(next);
     if (good && !warm_whole_set) { /* the copy left the chain's last lines in L2: write something else over them */
         void *scratch = NULL;
-        good = ok(b, row->level, "dsm_malloc", dsm_malloc(&scratch, sz->flush_bytes)) &&
-               ok(b, row->level, "dsm_memset", dsm_memset(scratch, 0x5a, sz->flush_bytes)) &&
-               ok(b, row->level, "dsm_device_synchronize", dsm_device_synchronize());
+        good = ok(b, "chase_global", row->level, "dsm_malloc", dsm_malloc(&scratch, sz->flush_bytes)) &&
+               ok(b, "chase_global", row->level, "dsm_memset", dsm_memset(scratch, 0x5a, sz->flush_bytes)) &&
+               ok(b, "chase_global", row->level, "dsm_device_synchronize", dsm_device_synchronize());
         dsm_free(scratch);
     }
 
@@ -220,10 +230,10 @@ static void measure_global(bench *b, const ladder_sizes *sz, size_t bytes, int w
         uint32_t start = pos * LINE_WORDS;
         const uint32_t *next_arg = d_next;
         void *args[] = {&next_arg, &start, &steps, &d_last, &d_cycles};
-        good = ok(b, row->level, "dsm_memset", dsm_memset(d_last, 0xff, sizeof(uint32_t))) &&
-               ok(b, row->level, "launch of chase_global", dsm_launch_sync(&cfg, DSM_KERNEL(chase_global), args)) &&
-               ok(b, row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(&last, d_last, sizeof last)) &&
-               ok(b, row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(&cycles, d_cycles, sizeof cycles));
+        good = ok(b, "chase_global", row->level, "dsm_memset", dsm_memset(d_last, 0xff, sizeof(uint32_t))) &&
+               ok(b, "chase_global", row->level, "launch of chase_global", dsm_launch_sync(&cfg, DSM_KERNEL(chase_global), args)) &&
+               ok(b, "chase_global", row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(&last, d_last, sizeof last)) &&
+               ok(b, "chase_global", row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(&cycles, d_cycles, sizeof cycles));
         if (!good)
             break;
         pos = follow(perm, pos, steps);

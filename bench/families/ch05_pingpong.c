@@ -27,6 +27,18 @@ DSM_DECLARE_KERNEL(ppp_flag_release);
 DSM_DECLARE_KERNEL(ppp_flag_gmem_relaxed);
 DSM_DECLARE_KERNEL(ppp_flag_gmem_release);
 
+/* Summary keys the driver must know (bench.h): the bests and every like-for-like pair are headlines;
+ * the source document's figures (an H100 PCIe) beside them. */
+const bench_key_info bench_keys_ch05_pingpong[] = {
+    {"pingpong_dsmem_cycles_per_hop_best", 1, "736.1 cycles (store + cluster.sync per hop)"},
+    {"pingpong_gmem_cycles_per_hop_best", 1, "1419.2 cycles (st.global + __threadfence)"},
+    {"pingpong_pair_gmem_over_dsmem.", 1, NULL},
+    {"pingpong_cycles_per_hop.seed_dsmem_1000", 0, "736.1 cycles"},
+    {"pingpong_cycles_per_hop.seed_gmem_1000", 0, "1419.2 cycles"},
+    {"pingpong_best_gmem_over_dsmem", 0, "1.93 (its two kernels)"},
+    {NULL, 0, NULL},
+};
+
 enum {
     THREADS = 128,      /* per CTA in the course harness, as in the deep dive's benchmark; thread 0 plays */
     MAX_REPEATS = 16,
@@ -159,14 +171,18 @@ typedef struct pp_config {
     int repeats;
     char key[64];  /* its summary key and CSV name, e.g. flag_relaxed_probe */
     char who[160]; /* the kernel and whose it is, for failure messages */
+    char kernel[64]; /* its DSM_KERNEL_ENTRY name: what a failed check fails */
 } pp_config;
 
-/* 1 when err is success; otherwise a failed check named after the call. */
-static int ok(bench *b, const char *key, const char *what, dsm_error_t err)
+/* 1 when err is success; otherwise a failed check named after the call, which fails `kernel` (NULL: none). */
+static int ok(bench *b, const char *kernel, const char *key, const char *what, dsm_error_t err)
 {
     if (err == dsmSuccess)
         return 1;
-    bench_fail(b, "%s: %s failed: %s", key, what, dsm_error_name(err));
+    if (kernel != NULL)
+        bench_fail_kernel(b, kernel, "%s: %s failed: %s", key, what, dsm_error_name(err));
+    else
+        bench_fail(b, "%s: %s failed: %s", key, what, dsm_error_name(err));
     return 0;
 }
 
@@ -243,7 +259,7 @@ static int hops_happened(bench *b, const pp_config *c, const pp_buffers *d, uint
         else if (c->m->mbarrier_per_receipt && cnt.mbarrier_phases < rounds)
             what = "phases of its mbarrier", seen = cnt.mbarrier_phases;
         if (what) {
-            bench_fail(b, "%s: CTA %u made %llu %s in %u round trips, at least %llu if every hop happened "
+            bench_fail_kernel(b, c->kernel, "%s: CTA %u made %llu %s in %u round trips, at least %llu if every hop happened "
                           "(emulator's mechanism counters)",
                        c->who, block, (unsigned long long)seen, what, rounds, (unsigned long long)want);
             return 0;
@@ -264,19 +280,19 @@ static int launch_checked(bench *b, const pp_config *c, const pp_buffers *d, con
     void *args_slots[] = {&first_arg, &rounds, (void *)&d->slots, &trace, (void *)&d->last, (void *)&d->cycles};
     uint32_t last[2], poison[2] = {~first, ~first};
     unsigned long long cyc[2] = {0, 0};
-    if (!ok(b, c->who, "dsm_memcpy_to_device", dsm_memcpy_to_device(d->first, &first, sizeof first)) ||
-        !ok(b, c->who, "dsm_memcpy_to_device", dsm_memcpy_to_device(d->last, poison, sizeof poison)))
+    if (!ok(b, c->kernel, c->who, "dsm_memcpy_to_device", dsm_memcpy_to_device(d->first, &first, sizeof first)) ||
+        !ok(b, c->kernel, c->who, "dsm_memcpy_to_device", dsm_memcpy_to_device(d->last, poison, sizeof poison)))
         return 0;
     dsm_error_t err =
         bench_time_launches(b, cfg, kernel_of(c), c->m->with_slots ? args_slots : args_plain, 0, 1, ms);
-    if (!ok(b, c->who, "launch", err) ||
-        !ok(b, c->who, "dsm_memcpy_to_host", dsm_memcpy_to_host(last, d->last, sizeof last)) ||
-        !ok(b, c->who, "dsm_memcpy_to_host", dsm_memcpy_to_host(cyc, d->cycles, sizeof cyc)))
+    if (!ok(b, c->kernel, c->who, "launch", err) ||
+        !ok(b, c->kernel, c->who, "dsm_memcpy_to_host", dsm_memcpy_to_host(last, d->last, sizeof last)) ||
+        !ok(b, c->kernel, c->who, "dsm_memcpy_to_host", dsm_memcpy_to_host(cyc, d->cycles, sizeof cyc)))
         return 0;
     for (uint32_t r = 0; r < 2; ++r) {
         uint32_t want = expected_token(first, r, rounds - 1);
         if (last[r] != want) {
-            bench_fail(b, "%s: rank %u's last token is %u, the contract says %u (%u round trips)", c->who, r,
+            bench_fail_kernel(b, c->kernel, "%s: rank %u's last token is %u, the contract says %u (%u round trips)", c->who, r,
                        last[r], want, rounds);
             return 0;
         }
@@ -284,15 +300,15 @@ static int launch_checked(bench *b, const pp_config *c, const pp_buffers *d, con
     if (with_trace) {
         uint32_t *got = malloc(2 * (size_t)rounds * sizeof *got);
         if (got == NULL) {
-            bench_fail(b, "%s: out of host memory for the trace", c->who);
+            bench_fail_kernel(b, c->kernel, "%s: out of host memory for the trace", c->who);
             return 0;
         }
         size_t bytes = 2 * (size_t)rounds * sizeof *got;
-        int good = ok(b, c->who, "dsm_memcpy_to_host", dsm_memcpy_to_host(got, d->trace, bytes));
+        int good = ok(b, c->kernel, c->who, "dsm_memcpy_to_host", dsm_memcpy_to_host(got, d->trace, bytes));
         for (uint32_t r = 0; good && r < 2; ++r)
             for (uint32_t i = 0; good && i < rounds; ++i)
                 if (got[(size_t)r * rounds + i] != expected_token(first, r, i)) {
-                    bench_fail(b, "%s: rank %u's receipt %u is %u, the token of that hop is %u", c->who, r, i,
+                    bench_fail_kernel(b, c->kernel, "%s: rank %u's receipt %u is %u, the token of that hop is %u", c->who, r, i,
                                got[(size_t)r * rounds + i], expected_token(first, r, i));
                     good = 0;
                 }
@@ -316,7 +332,7 @@ static void measure(bench *b, const pp_sizes *sz, const pp_config *c, const pp_b
     unsigned long long cyc = 0;
     res->rounds = c->rounds;
     res->measured = 0;
-    if (!ok(b, c->who, "dsm_func_set_max_dynamic_smem",
+    if (!ok(b, c->kernel, c->who, "dsm_func_set_max_dynamic_smem",
             dsm_func_set_max_dynamic_smem(kernel_of(c), (int)cfg.dynamic_smem_bytes)))
         return;
     if (!launch_checked(b, c, d, &cfg, check_rounds, 0x9e3779b9u, 1, &cyc, &ms) ||
@@ -347,11 +363,14 @@ static int configurations(const pp_sizes *sz, int dry, pp_config *out)
             c->rounds = h == H_COURSE ? sz->rounds : sz->rounds_other;
             c->repeats = h == H_COURSE ? sz->repeats : sz->repeats_other;
             snprintf(c->key, sizeof c->key, "%s%s", mechanisms[i].key, harnesses[h].suffix);
-            if (harnesses[h].probe)
+            if (harnesses[h].probe) {
                 snprintf(c->who, sizeof c->who, "%s (the benchmark's probe kernel ppp_%s)", c->key, mechanisms[i].key);
-            else
+                snprintf(c->kernel, sizeof c->kernel, "ppp_%s", mechanisms[i].key);
+            } else {
                 snprintf(c->who, sizeof c->who, "%s (%s, exercise %s)", c->key, mechanisms[i].kernel_name,
                          mechanisms[i].exercise);
+                snprintf(c->kernel, sizeof c->kernel, "%s", mechanisms[i].kernel_name);
+            }
         }
     for (int i = 0; i < 2; ++i) {
         pp_config *c = &out[n++];
@@ -362,6 +381,7 @@ static int configurations(const pp_sizes *sz, int dry, pp_config *out)
         snprintf(c->key, sizeof c->key, "%s_1000", mechanisms[i].key);
         snprintf(c->who, sizeof c->who, "%s (%s, exercise %s)", c->key, mechanisms[i].kernel_name,
                  mechanisms[i].exercise);
+        snprintf(c->kernel, sizeof c->kernel, "%s", mechanisms[i].kernel_name);
     }
     return n;
 }
@@ -616,13 +636,13 @@ int bench_family_ch05_pingpong(bench *b)
     pp_result res[HARNESSES * MECHANISMS + 2];
     memset(res, 0, sizeof res);
     pp_buffers d = {0};
-    int good = ok(b, "buffers", "dsm_malloc", dsm_malloc((void **)&d.first, sizeof(uint32_t))) &&
-               ok(b, "buffers", "dsm_malloc", dsm_malloc((void **)&d.slots, 2 * sizeof(uint32_t))) &&
-               ok(b, "buffers", "dsm_malloc",
+    int good = ok(b, NULL, "buffers", "dsm_malloc", dsm_malloc((void **)&d.first, sizeof(uint32_t))) &&
+               ok(b, NULL, "buffers", "dsm_malloc", dsm_malloc((void **)&d.slots, 2 * sizeof(uint32_t))) &&
+               ok(b, NULL, "buffers", "dsm_malloc",
                   dsm_malloc((void **)&d.trace, 2 * (size_t)sz.check_rounds * sizeof(uint32_t))) &&
-               ok(b, "buffers", "dsm_malloc", dsm_malloc((void **)&d.last, 2 * sizeof(uint32_t))) &&
-               ok(b, "buffers", "dsm_malloc", dsm_malloc((void **)&d.cycles, 2 * sizeof(unsigned long long))) &&
-               ok(b, "buffers", "dsm_memset", dsm_memset(d.slots, 0, 2 * sizeof(uint32_t)));
+               ok(b, NULL, "buffers", "dsm_malloc", dsm_malloc((void **)&d.last, 2 * sizeof(uint32_t))) &&
+               ok(b, NULL, "buffers", "dsm_malloc", dsm_malloc((void **)&d.cycles, 2 * sizeof(unsigned long long))) &&
+               ok(b, NULL, "buffers", "dsm_memset", dsm_memset(d.slots, 0, 2 * sizeof(uint32_t)));
     dsm_launch_config cfg = {DSM_DIM3(2, 1, 1), DSM_DIM3(THREADS, 1, 1), DSM_DIM3(2, 1, 1), sz.spread_bytes};
     for (int i = 0; good && i < n; ++i) {
         res[i].rounds = cfgs[i].rounds;

@@ -41,399 +41,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
+#include "ch07_multicast/mcast_bench.h"
 
-DSM_DECLARE_KERNEL(bulk_stream);
-DSM_DECLARE_KERNEL(mcast_stream);
-DSM_DECLARE_KERNEL(mcast_operand);
-
-#define CONSUMERS 256                     /* consumer threads per CTA, both ways */
-#define RING_BYTES (128 * 1024)           /* slots x chunk: one CTA per SM, as in the probe */
-#define L2_REGION_BYTES (8u << 20)        /* part 1 from L2: one 8 MB region for every cluster */
-#define HBM_POOL_BYTES (512u << 20)       /* from HBM: the regions of all clusters together */
-#define OWN_L2_STEPS 2                    /* part 2: an L2-resident own region (steps of it) per CTA */
-#define OPND_L2_STEPS 8                   /* ... and an L2-resident operand region per cluster */
-#define TARGET_WIN 1.2                    /* the winning experiment's target on an H200 */
-#define TARGET_L2_TBPS 8.5                /* per-CTA delivered from L2, target on an H200 */
-#define TARGET_MC_TBPS 6.0                /* multicast delivered from L2 at every cluster size (the probe: 6.0-6.6) */
-
-enum mode { PER_CTA = 0, MULTICAST = 1 };
-enum source { FROM_L2 = 0, FROM_HBM = 1 };
-static const char *const mode_name[2] = {"per-CTA", "multicast"};
-static const char *const source_name[2] = {"L2", "HBM"};
-
-typedef struct plan {
-    int dry, quick, ncu, warmup, repeats;
-    double target_bytes;      /* bytes delivered into shared memory per timed launch */
-    size_t pool_bytes;        /* the HBM pool (the L2 region is its first L2_REGION_BYTES) */
-    int chunk, stages;        /* part 1's ring */
-} plan;
-
-typedef struct result {
-    const char *kernel;       /* the DSM_KERNEL_ENTRY name this configuration ran */
-    dsm_error_t err;
-    int failed, max_clusters, clusters, iters;
-    bench_stats ms;
-    double delivered_tbps, fetched_tbps;
-} result;
-
-/* The data every configuration reads: two pools of random words, on the device and on the host. */
-typedef struct pools {
-    uint32_t *dev[2], *host[2];
-    size_t bytes;
-} pools;
-
-static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-
-static uint32_t rng_u32(void) { return (uint32_t)(bench_xorshift64(&rng_state) >> 16); }
-
-static double tbps(double bytes, double ms) { return ms > 0 ? bytes / (ms * 1e-3) / 1e12 : 0.0; }
-
-static double per_sm_clk(const bench *b, double tb_s)
-{
-    double mhz = bench_sm_clock_mhz(b);
-    int sms = bench_sm_count(b);
-    return mhz > 0 && sms > 0 ? tb_s * 1e12 / ((double)sms * mhz * 1e6) : 0.0;
-}
-
-static int device_broken(const result *r) { return r->err == dsmErrorLaunchFailure || r->err == dsmErrorIllegalAddress; }
-
-/* 1 when r holds numbers that may be shown: measured, and no check of its kernel failed in this family. */
-static int shown(const bench *b, const result *r)
-{
-    return !r->failed && r->err == dsmSuccess && r->ms.median > 0 && bench_kernel_ok(b, r->kernel);
-}
-
-/* The CSV's launch column: the launch's result, or "failed" once its kernel failed a check. */
-static const char *launch_name(const bench *b, const result *r)
-{
-    return r->failed || (r->kernel && !bench_kernel_ok(b, r->kernel)) ? "failed" : dsm_error_name(r->err);
-}
-
-/* out[w] = sum over k < nchunks of (k + 1) * region[(k mod region_chunks) * words + w]. */
-static void stream_ref(const uint32_t *region, size_t words, size_t region_chunks, long nchunks, uint32_t *out)
-{
-    uint32_t *weight = calloc(region_chunks, sizeof *weight);
-    for (long k = 0; k < nchunks; ++k)
-        weight[(size_t)k % region_chunks] += (uint32_t)k + 1u;
-    memset(out, 0, words * 4);
-    for (size_t p = 0; p < region_chunks && (long)p < nchunks; ++p)
-        for (size_t w = 0; w < words; ++w)
-            out[w] += weight[p] * region[p * words + w];
-    free(weight);
-}
-
-/* The first difference between `words` words of CTA blk's output and want, into why: 1 when none. */
-static int same(size_t blk, const uint32_t *got, const uint32_t *want, size_t words, char *why, size_t why_len)
-{
-    for (size_t w = 0; w < words; ++w)
-        if (got[w] != want[w]) {
-            snprintf(why, why_len, "CTA %zu, word %zu: got 0x%08x, want 0x%08x", blk, w, got[w], want[w]);
-            return 0;
-        }
-    return 1;
-}
-
-/* The launches of BENCH_CH07_NCU=1, in the order they are made (ncu.c names each profiled launch from it). */
-static bench_csv *ncu_log;
-
-/* One configuration of one mode, ready to check and time: its launch, its
- * arguments (held here: a timed call reads them after the setup returned),
- * its poisoned output and the output it must leave. */
-typedef struct job {
-    bench *b;
-    result r;
-    enum mode m;
-    enum source src;
-    int n;
-    dsm_launch_config cfg;
-    dsm_kernel_t k;
-    const void *in[2];
-    uint32_t *out, *want;
-    size_t out_words;
-    int a[8];
-    void *args[10];
-    double delivered;         /* bytes landed in shared memory per launch */
-    double fetched;           /* bytes the copies ask of L2 per launch; 0: delivered (per CTA) or delivered / n */
-    char what[200];
-} job;
-
-static void log_launch(const job *j)
-{
-    if (ncu_log)
-        bench_csv_row(ncu_log, "%s,%s,%s,%d,%.0f", j->r.kernel, mode_name[j->m], source_name[j->src], j->n,
-                      j->delivered);
-}
-
-static dsm_error_t job_call(void *ctx, int i, dsm_stream_t stream, int pdl)
-{
-    job *j = ctx;
-    (void)i;
-    dsm_launch_options opt = {stream, pdl, 0};
-    log_launch(j);
-    return dsm_launch_ex(&j->cfg, &opt, j->k, j->args);
-}
-
-/* bench_variant's check: the output poisoned, one launch, every word of every CTA compared. */
-static int job_check(void *ctx, char *why, size_t why_len)
-{
-    job *j = ctx;
-    size_t bytes = j->out_words * 4;
-    dsm_memset(j->out, 0xFF, bytes);
-    dsm_error_t err = dsm_device_synchronize();
-    if (err == dsmSuccess)
-        err = job_call(j, 0, NULL, 0);
-    if (err == dsmSuccess)
-        err = dsm_device_synchronize();
-    if (err != dsmSuccess) {
-        j->r.err = err;
-        snprintf(why, why_len, "the launch failed: %s (%s)", dsm_error_name(err), dsm_error_string(err));
-        return 0;
-    }
-    uint32_t *got = malloc(bytes);
-    int ok = got && dsm_memcpy_to_host(got, j->out, bytes) == dsmSuccess;
-    size_t words = j->out_words / j->cfg.grid.x;
-    for (size_t blk = 0; ok && blk < j->cfg.grid.x; ++blk)
-        ok = same(blk, got + blk * words, j->want + blk * words, words, why, why_len);
-    free(got);
-    return ok;
-}
-
-static void job_free(job *j)
-{
-    dsm_free(j->out);
-    free(j->want);
-    j->out = NULL;
-    j->want = NULL;
-}
-
-/* Sets k's attributes for cfg (non-portable cluster sizes above 8, dynamic shared memory above 48 KB) and
- * asks how many clusters fit into r->max_clusters. 0 when at least one fits; otherwise the row fails. */
-static int fit_clusters(bench *b, result *r, dsm_kernel_t k, const dsm_launch_config *cfg)
-{
-    int n = (int)cfg->cluster.x;
-    if (n > 8)
-        dsm_func_set_non_portable_cluster_size_allowed(k, 1);
-    if (cfg->dynamic_smem_bytes > 48 * 1024)
-        dsm_func_set_max_dynamic_smem(k, (int)cfg->dynamic_smem_bytes);
-    r->err = dsm_occupancy_max_active_clusters(&r->max_clusters, k, cfg);
-    if (r->err == dsmSuccess && r->max_clusters >= 1)
-        return 0;
-    if (r->err == dsmSuccess)
-        r->err = dsmErrorInvalidValue;
-    /* a row that was not measured is never "ok": every shape of this family fits on a Hopper GPU */
-    r->failed = 1;
-    bench_fail_kernel(b, r->kernel, "%s, clusters of %d: no cluster fits (%s, %d clusters)", r->kernel, n,
-                      dsm_error_name(r->err), r->max_clusters);
-    return -1;
-}
-
-/* The output buffer and the expected output of j (out_words words each): 0 when allocated, else the row fails. */
-static int job_buffers(job *j)
-{
-    j->want = malloc(j->out_words * 4 + 4);
-    if (j->want && dsm_malloc((void **)&j->out, j->out_words * 4) == dsmSuccess)
-        return 0;
-    bench_fail_kernel(j->b, j->r.kernel, "%s: no memory for the output", j->r.kernel);
-    j->r.failed = 1;
-    job_free(j);
-    return -1;
-}
-
-/* ---- part 1: the stream, per CTA or multicast ---- */
-
-/* Prepares the stream of mode m from src in clusters of n: 0 when ready to check and time. */
-static int stream_job(bench *b, const plan *p, const pools *pl, enum mode m, enum source src, int n, job *j)
-{
-    memset(j, 0, sizeof *j);
-    j->b = b;
-    j->m = m;
-    j->src = src;
-    j->n = n;
-    result *r = &j->r;
-    r->kernel = m == PER_CTA ? "bulk_stream" : "mcast_stream";
-    j->k = m == PER_CTA ? DSM_KERNEL(bulk_stream) : DSM_KERNEL(mcast_stream);
-    int threads = CONSUMERS + (m == PER_CTA ? 32 : 64), chunk = p->chunk, stages = p->stages;
-    if (p->dry)
-        threads = m == PER_CTA ? 64 : 96;
-    size_t smem = (size_t)stages * (size_t)chunk;
-    j->cfg = (dsm_launch_config){DSM_DIM3(n, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1), smem};
-    if (fit_clusters(b, r, j->k, &j->cfg) != 0)
-        return -1;
-    r->clusters = p->dry ? 1 : r->max_clusters;
-    size_t blocks = (size_t)n * (size_t)r->clusters, words = (size_t)chunk / 4;
-    /* L2: one region for everybody; HBM: the pool cut into a region per cluster */
-    size_t region_chunks = src == FROM_L2 ? L2_REGION_BYTES / (size_t)chunk : p->pool_bytes / (size_t)r->clusters / (size_t)chunk;
-    if (p->dry)
-        region_chunks = src == FROM_L2 ? 3 : 5;
-    long nchunks = p->dry ? 2 * stages + 1 : (long)(p->target_bytes / ((double)blocks * chunk));
-    if (nchunks < 4 * stages)
-        nchunks = 4 * stages;
-    r->iters = (int)nchunks;
-    j->out_words = blocks * words;
-    if (job_buffers(j) != 0)
-        return -1;
-    j->cfg.grid = DSM_DIM3(blocks, 1, 1);
-    j->in[0] = pl->dev[0];
-    int *a = j->a;
-    a[0] = chunk, a[1] = stages, a[2] = (int)nchunks, a[3] = (int)region_chunks;
-    a[4] = m == PER_CTA ? (src == FROM_L2 ? (int)blocks : n) : src == FROM_L2;   /* group, or shared_region */
-    void *args[] = {&j->in[0], &j->out, &a[0], &a[1], &a[2], &a[3], &a[4]};
-    memcpy(j->args, args, sizeof args);
-    snprintf(j->what, sizeof j->what, "%s (%s stream) from %s, clusters of %d", r->kernel, mode_name[m],
-             source_name[src], n);
-    j->delivered = (double)blocks * (double)nchunks * chunk;
-    size_t regions = src == FROM_L2 ? 1 : (size_t)r->clusters;
-    for (size_t reg = 0; reg < regions; ++reg) {
-        size_t first = src == FROM_L2 ? 0 : reg * (size_t)n, last = src == FROM_L2 ? blocks : first + (size_t)n;
-        stream_ref(pl->host[0] + reg * region_chunks * words, words, region_chunks, nchunks, j->want + first * words);
-        for (size_t blk = first + 1; blk < last; ++blk)
-            memcpy(j->want + blk * words, j->want + first * words, words * 4);
-    }
-    return 0;
-}
-
-/* ---- part 2: own data beside a shared operand ---- */
-
-typedef struct op_shape {
-    int n, step, share_pct;   /* cluster size, bytes per step, the operand's share of them */
-    enum source own_src, opnd_src;
-} op_shape;
-
-static int operand_job(bench *b, const plan *p, const pools *pl, enum mode m, const op_shape *s, job *j)
-{
-    memset(j, 0, sizeof *j);
-    j->b = b;
-    j->m = m;
-    j->src = s->own_src;
-    j->n = s->n;
-    result *r = &j->r;
-    r->kernel = "mcast_operand";
-    j->k = DSM_KERNEL(mcast_operand);
-    int n = s->n, threads = p->dry ? 96 : CONSUMERS + 64;
-    int opnd_bytes = s->step * s->share_pct / 100 / 16 * 16, own_bytes = s->step - opnd_bytes;
-    int stages = RING_BYTES / s->step > 8 ? 8 : RING_BYTES / s->step;
-    if (p->dry)
-        stages = 2;
-    size_t smem = (size_t)stages * (size_t)s->step;
-    j->cfg = (dsm_launch_config){DSM_DIM3(n, 1, 1), DSM_DIM3(threads, 1, 1), DSM_DIM3(n, 1, 1), smem};
-    if (fit_clusters(b, r, j->k, &j->cfg) != 0)
-        return -1;
-    r->clusters = p->dry ? 1 : r->max_clusters;
-    size_t blocks = (size_t)n * (size_t)r->clusters, clusters = (size_t)r->clusters;
-    size_t ow = (size_t)own_bytes / 4, pw = (size_t)opnd_bytes / 4, W = ow + pw;
-    /* the regions: small and L2-resident, or the whole pool (nothing stays in L2) */
-    size_t own_steps = own_bytes == 0 ? 1
-                       : s->own_src == FROM_L2 ? OWN_L2_STEPS : p->pool_bytes / blocks / (size_t)own_bytes;
-    size_t opnd_steps = opnd_bytes == 0 ? 1
-                        : s->opnd_src == FROM_L2 ? OPND_L2_STEPS : p->pool_bytes / clusters / (size_t)opnd_bytes;
-    if (p->dry) {
-        own_steps = s->own_src == FROM_L2 ? 1 : 3;
-        opnd_steps = s->opnd_src == FROM_L2 ? 2 : 5;
-    }
-    long nsteps = p->dry ? 2 * stages + 1 : (long)(p->target_bytes / ((double)blocks * s->step));
-    if (nsteps < 4 * stages)
-        nsteps = 4 * stages;
-    r->iters = (int)nsteps;
-    j->out_words = blocks * W;
-    if (job_buffers(j) != 0)
-        return -1;
-    j->cfg.grid = DSM_DIM3(blocks, 1, 1);
-    j->in[0] = pl->dev[0];
-    j->in[1] = pl->dev[1];
-    int *a = j->a;
-    a[0] = own_bytes, a[1] = opnd_bytes, a[2] = stages, a[3] = (int)nsteps, a[4] = (int)own_steps;
-    a[5] = (int)opnd_steps, a[6] = m == MULTICAST;
-    void *args[] = {&j->in[0], &j->in[1], &j->out, &a[0], &a[1], &a[2], &a[3], &a[4], &a[5], &a[6]};
-    memcpy(j->args, args, sizeof args);
-    snprintf(j->what, sizeof j->what, "mcast_operand, %s: clusters of %d, %d KB steps, %d %% operand, own data from "
-             "%s, operand from %s", mode_name[m], n, s->step / 1024, s->share_pct, source_name[s->own_src],
-             source_name[s->opnd_src]);
-    j->delivered = (double)blocks * (double)nsteps * s->step;
-    uint32_t *ref = j->want;
-    for (size_t c = 0; c < clusters; ++c)
-        for (size_t blk = c * (size_t)n; blk < (c + 1) * (size_t)n; ++blk) {
-            if (blk == c * (size_t)n)
-                stream_ref(pl->host[1] + c * opnd_steps * pw, pw, opnd_steps, nsteps, ref + blk * W + ow);
-            else
-                memcpy(ref + blk * W + ow, ref + c * (size_t)n * W + ow, pw * 4);
-            stream_ref(pl->host[0] + blk * own_steps * ow, ow, own_steps, nsteps, ref + blk * W);
-        }
-    double fetched = m == PER_CTA ? (double)blocks * s->step : (double)blocks * own_bytes + (double)clusters * opnd_bytes;
-    j->fetched = fetched * (double)nsteps;
-    return 0;
-}
-
-/* Checks and times the per-CTA and the multicast job of one configuration
- * side by side (bench_time_variants: interleaved, rotating, one launch per
- * sample); fills their results; returns multicast's speed over per-CTA's, the
- * median of the per-round ratios (0 when either gave no time). */
-static double time_pair(bench *b, const plan *p, dsm_stream_t stream, job jobs[2], bench_stats *speed_out)
-{
-    bench_variant v[2];
-    bench_variant_result res[2];
-    int ready[2];
-    for (int m = 0; m < 2; ++m) {
-        ready[m] = jobs[m].out != NULL;
-        v[m] = (bench_variant){jobs[m].what, jobs[m].r.kernel, &jobs[m], job_check, job_call, 0, 0, 1};
-    }
-    bench_stats speed = {0, 0, 0, 0};
-    if (ready[0] && ready[1]) {
-        bench_time_variants(b, stream, v, 2, p->warmup, p->repeats, res);
-    } else {    /* one side could not be set up (already failed): the other is still checked and timed */
-        for (int m = 0; m < 2; ++m)
-            if (ready[m])
-                bench_time_variants(b, stream, &v[m], 1, p->warmup, p->repeats, &res[m]);
-            else
-                memset(&res[m], 0, sizeof res[m]);
-    }
-    for (int m = 0; m < 2; ++m) {
-        result *r = &jobs[m].r;
-        if (!ready[m])
-            continue;
-        if (res[m].status != BENCH_VARIANT_TIMED) {
-            r->failed = 1;
-        } else {
-            r->ms = res[m].stats;
-            r->ms.median *= 1e-3, r->ms.min *= 1e-3, r->ms.max *= 1e-3;    /* µs per launch -> ms */
-            r->delivered_tbps = tbps(jobs[m].delivered, r->ms.median);
-            r->fetched_tbps = jobs[m].fetched > 0 ? tbps(jobs[m].fetched, r->ms.median)
-                              : jobs[m].m == PER_CTA ? r->delivered_tbps : r->delivered_tbps / jobs[m].n;
-        }
-    }
-    if (ready[0] && ready[1])
-        speed = bench_pair_ratio(&res[0], &res[1]);
-    if (speed_out)
-        *speed_out = speed;
-    return speed.n > 0 ? speed.median : 0.0;
-}
-
-/* ---- the family ---- */
-
-static int make_pools(bench *b, const plan *p, pools *pl)
-{
-    memset(pl, 0, sizeof *pl);
-    pl->bytes = p->pool_bytes;
-    for (int i = 0; i < 2; ++i) {
-        pl->host[i] = malloc(pl->bytes);
-        if (!pl->host[i] || dsm_malloc((void **)&pl->dev[i], pl->bytes) != dsmSuccess) {
-            bench_fail(b, "cannot allocate the %zu MB data pools", pl->bytes >> 20);
-            return 0;
-        }
-        for (size_t w = 0; w < pl->bytes / 4; ++w)
-            pl->host[i][w] = rng_u32();
-        dsm_memcpy_to_device(pl->dev[i], pl->host[i], pl->bytes);
-    }
-    return 1;
-}
-
-static void free_pools(pools *pl)
-{
-    for (int i = 0; i < 2; ++i) {
-        dsm_free(pl->dev[i]);
-        free(pl->host[i]);
-    }
-}
+/* Summary keys the driver must know (bench.h): none is a headline, no source figure stands beside one. */
+const bench_key_info bench_keys_ch07_multicast[] = {{NULL, 0, NULL}};
 
 #define STREAM_HEADER \
     "data,cluster,mode,chunk_bytes,stages,threads,max_active_clusters,clusters,launch,nchunks,ms_median,ms_min,ms_max," \
@@ -465,20 +76,20 @@ int bench_family_ch07_multicast(bench *b)
         p.stages = 2;
     }
     pools pl;
-    if (!make_pools(b, &p, &pl)) {
-        free_pools(&pl);
+    if (!mcast_make_pools(b, &p, &pl)) {
+        mcast_free_pools(&pl);
         return 1;
     }
     int failed = 0, broken = 0;
     dsm_stream_t stream = NULL;     /* the timed launches' stream (ordered with the default one) */
     if (dsm_stream_create(&stream) != dsmSuccess) {
         bench_fail(b, "creating a stream");
-        free_pools(&pl);
+        mcast_free_pools(&pl);
         return 1;
     }
-#define TRACK(r) do { failed |= (r).failed; broken |= device_broken(&(r)); } while (0)
+#define TRACK(r) do { failed |= (r).failed; broken |= mcast_device_broken(&(r)); } while (0)
     if (p.ncu)
-        ncu_log = bench_csv_open(b, "ch07-ncu-launches", "kernel,mode,data,cluster,delivered_bytes");
+        mcast_ncu_log = bench_csv_open(b, "ch07-ncu-launches", "kernel,mode,data,cluster,delivered_bytes");
 
     /* 1. the stream, both ways, per cluster size, from L2 and from HBM */
     bench_csv *csv = bench_csv_open(b, "ch07_multicast", STREAM_HEADER);
@@ -495,27 +106,27 @@ int bench_family_ch07_multicast(bench *b)
                 continue;
             job jobs[2];
             for (int m = 0; m < 2; ++m)
-                stream_job(b, &p, &pl, (enum mode)m, (enum source)src, sizes[i], &jobs[m]);
+                mcast_stream_job(b, &p, &pl, (enum mode)m, (enum source)src, sizes[i], &jobs[m]);
             bench_stats speed;
-            time_pair(b, &p, stream, jobs, &speed);
+            mcast_time_pair(b, &p, stream, jobs, &speed);
             for (int m = 0; m < 2; ++m) {
                 result *r = &st[src][i][m];
                 *r = jobs[m].r;
-                job_free(&jobs[m]);
+                mcast_job_free(&jobs[m]);
                 TRACK(*r);
                 bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f,%s,%.3f,%.3f",
                               source_name[src], sizes[i], mode_name[m], p.chunk, p.stages,
                               (p.dry ? 32 : CONSUMERS) + (m == PER_CTA ? 32 : 64), r->max_clusters, r->clusters,
-                              launch_name(b, r), r->iters, r->ms.median, r->ms.min, r->ms.max, r->delivered_tbps,
-                              r->fetched_tbps, per_sm_clk(b, r->delivered_tbps), m ? speed.median : 1.0, r->kernel,
+                              mcast_launch_name(b, r), r->iters, r->ms.median, r->ms.min, r->ms.max, r->delivered_tbps,
+                              r->fetched_tbps, mcast_per_sm_clk(b, r->delivered_tbps), m ? speed.median : 1.0, r->kernel,
                               m ? speed.min : 1.0, m ? speed.max : 1.0);
-                if (shown(b, r))
+                if (mcast_shown(b, r))
                     bench_progress(b, "stream from %-3s clusters of %2d, %-9s delivered %.2f TB/s, fetched %.2f TB/s",
                                    source_name[src], sizes[i], mode_name[m], r->delivered_tbps, r->fetched_tbps);
                 else
                     bench_progress(b, "stream from %-3s clusters of %2d, %-9s %s: failed", source_name[src], sizes[i],
                                    mode_name[m], r->kernel);
-                if (src == FROM_L2 && m == PER_CTA && shown(b, r) && r->delivered_tbps > best_l2_percta) {
+                if (src == FROM_L2 && m == PER_CTA && mcast_shown(b, r) && r->delivered_tbps > best_l2_percta) {
                     best_l2_percta = r->delivered_tbps;
                     snprintf(best_l2_what, sizeof best_l2_what, "clusters of %d, %d slots of %d KB", sizes[i], p.stages,
                              p.chunk / 1024);
@@ -537,27 +148,27 @@ int bench_family_ch07_multicast(bench *b)
                 result r2[2];
                 job jobs[2];
                 for (int m = 0; m < 2; ++m)
-                    stream_job(b, &q, &pl, (enum mode)m, FROM_L2, 2, &jobs[m]);
+                    mcast_stream_job(b, &q, &pl, (enum mode)m, FROM_L2, 2, &jobs[m]);
                 bench_stats speed;
-                time_pair(b, &q, stream, jobs, &speed);
+                mcast_time_pair(b, &q, stream, jobs, &speed);
                 for (int m = 0; m < 2; ++m) {
                     r2[m] = jobs[m].r;
-                    job_free(&jobs[m]);
+                    mcast_job_free(&jobs[m]);
                     TRACK(r2[m]);
                     bench_csv_row(csv, "%s,%d,%s,%d,%d,%d,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.2f,%.3f,%s,%.3f,%.3f",
                                   "L2", 2, mode_name[m], q.chunk, q.stages, CONSUMERS + (m == PER_CTA ? 32 : 64),
-                                  r2[m].max_clusters, r2[m].clusters, launch_name(b, &r2[m]), r2[m].iters,
+                                  r2[m].max_clusters, r2[m].clusters, mcast_launch_name(b, &r2[m]), r2[m].iters,
                                   r2[m].ms.median, r2[m].ms.min, r2[m].ms.max, r2[m].delivered_tbps,
-                                  r2[m].fetched_tbps, per_sm_clk(b, r2[m].delivered_tbps), m ? speed.median : 1.0,
+                                  r2[m].fetched_tbps, mcast_per_sm_clk(b, r2[m].delivered_tbps), m ? speed.median : 1.0,
                                   r2[m].kernel, m ? speed.min : 1.0, m ? speed.max : 1.0);
-                    if (shown(b, &r2[m]))
+                    if (mcast_shown(b, &r2[m]))
                         bench_progress(b, "stream from L2  clusters of  2, %-9s %2d x %2d KB: delivered %.2f TB/s",
                                        mode_name[m], q.stages, q.chunk / 1024, r2[m].delivered_tbps);
                     else
                         bench_progress(b, "stream from L2  clusters of  2, %-9s %2d x %2d KB: %s failed", mode_name[m],
                                        q.stages, q.chunk / 1024, r2[m].kernel);
                 }
-                if (!broken && shown(b, &r2[0]) && r2[0].delivered_tbps > best_l2_percta) {
+                if (!broken && mcast_shown(b, &r2[0]) && r2[0].delivered_tbps > best_l2_percta) {
                     best_l2_percta = r2[0].delivered_tbps;
                     snprintf(best_l2_what, sizeof best_l2_what, "clusters of 2, %d slots of %d KB", q.stages,
                              q.chunk / 1024);
@@ -565,12 +176,12 @@ int bench_family_ch07_multicast(bench *b)
             }
     }
     bench_csv_close(csv);
-    if (ncu_log) {
-        bench_csv_close(ncu_log);
-        ncu_log = NULL;
+    if (mcast_ncu_log) {
+        bench_csv_close(mcast_ncu_log);
+        mcast_ncu_log = NULL;
     }
     if (broken || p.ncu) {
-        free_pools(&pl);
+        mcast_free_pools(&pl);
         dsm_stream_destroy(stream);
         return failed || broken;
     }
@@ -596,12 +207,12 @@ int bench_family_ch07_multicast(bench *b)
                         result r[2];
                         job jobs[2];
                         for (int m = 0; m < 2; ++m)
-                            operand_job(b, &p, &pl, (enum mode)m, &s, &jobs[m]);
+                            mcast_operand_job(b, &p, &pl, (enum mode)m, &s, &jobs[m]);
                         bench_stats sp;
-                        double speed = time_pair(b, &p, stream, jobs, &sp);
+                        double speed = mcast_time_pair(b, &p, stream, jobs, &sp);
                         for (int m = 0; m < 2; ++m) {
                             r[m] = jobs[m].r;
-                            job_free(&jobs[m]);
+                            mcast_job_free(&jobs[m]);
                             TRACK(r[m]);
                         }
                         if (broken)
@@ -609,7 +220,7 @@ int bench_family_ch07_multicast(bench *b)
                         for (int m = 0; m < 2; ++m)
                             bench_csv_row(ocsv, "%d,%d,%d,%s,%s,%s,%d,%d,%s,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%s,%.3f,%.3f",
                                           s.n, s.step, s.share_pct, source_name[s.own_src], source_name[s.opnd_src],
-                                          mode_name[m], r[m].max_clusters, r[m].clusters, launch_name(b, &r[m]),
+                                          mode_name[m], r[m].max_clusters, r[m].clusters, mcast_launch_name(b, &r[m]),
                                           r[m].iters, r[m].ms.median, r[m].ms.min, r[m].ms.max, r[m].delivered_tbps,
                                           r[m].fetched_tbps, m ? speed : 1.0, r[m].kernel, m ? sp.min : 1.0,
                                           m ? sp.max : 1.0);
@@ -617,7 +228,7 @@ int bench_family_ch07_multicast(bench *b)
                         snprintf(what, sizeof what, "clusters of %d, %d KB steps, %d %% operand, own data from %s, "
                                                     "operand from %s", s.n, s.step / 1024, s.share_pct,
                                  source_name[s.own_src], source_name[s.opnd_src]);
-                        if (!shown(b, &r[0]) || !shown(b, &r[1]) || speed <= 0) {
+                        if (!mcast_shown(b, &r[0]) || !mcast_shown(b, &r[1]) || speed <= 0) {
                             bench_progress(b, "operand, %s: mcast_operand failed", what);
                             continue;
                         }
@@ -639,7 +250,7 @@ int bench_family_ch07_multicast(bench *b)
                         }
                     }
     bench_csv_close(ocsv);
-    free_pools(&pl);
+    mcast_free_pools(&pl);
     dsm_stream_destroy(stream);
     if (broken)
         return 1;
@@ -649,7 +260,7 @@ int bench_family_ch07_multicast(bench *b)
     char mc_l2_min_what[32] = "";
     for (int i = 1; i < 5; ++i) {
         const result *r = &st[FROM_L2][i][MULTICAST];
-        if (shown(b, r) && r->delivered_tbps < mc_l2_min) {
+        if (mcast_shown(b, r) && r->delivered_tbps < mc_l2_min) {
             mc_l2_min = r->delivered_tbps;
             snprintf(mc_l2_min_what, sizeof mc_l2_min_what, "clusters of %d", sizes[i]);
         }
@@ -660,7 +271,7 @@ int bench_family_ch07_multicast(bench *b)
         for (int i = 0; i < 5; ++i)
             for (int m = 0; m < 2; ++m) {
                 const result *r = &st[src][i][m];
-                if (!shown(b, r))
+                if (!mcast_shown(b, r))
                     continue;
                 snprintf(key, sizeof key, "multicast_stream.%s.%s_delivered_tbps.c%d", src ? "hbm" : "l2",
                          m ? "multicast" : "per_cta", sizes[i]);
@@ -679,7 +290,7 @@ int bench_family_ch07_multicast(bench *b)
         bench_summary_measured(b, "multicast_win_speedup_worst", worst, "mcast_operand");
     }
     const result *l2_2 = st[FROM_L2][1];
-    double lose = shown(b, &l2_2[0]) && shown(b, &l2_2[1]) ? st_speed[FROM_L2][1].median : 0;
+    double lose = mcast_shown(b, &l2_2[0]) && mcast_shown(b, &l2_2[1]) ? st_speed[FROM_L2][1].median : 0;
     if (lose > 0)
         bench_summary_measured(b, "multicast_lose_speedup_l2_stream_c2", lose, "bulk_stream mcast_stream");
 
@@ -706,13 +317,13 @@ int bench_family_ch07_multicast(bench *b)
             if (!a->kernel || !c->kernel)
                 continue;   /* not run (QUICK and dry runs skip clusters of 4 and 16) */
             char pc[48] = "failed", mc[48] = "failed", fetched[24] = "failed", speed[48] = "failed";
-            if (shown(b, a))
-                snprintf(pc, sizeof pc, "%.2f (%.1f)", a->delivered_tbps, per_sm_clk(b, a->delivered_tbps));
-            if (shown(b, c)) {
-                snprintf(mc, sizeof mc, "%.2f (%.1f)", c->delivered_tbps, per_sm_clk(b, c->delivered_tbps));
+            if (mcast_shown(b, a))
+                snprintf(pc, sizeof pc, "%.2f (%.1f)", a->delivered_tbps, mcast_per_sm_clk(b, a->delivered_tbps));
+            if (mcast_shown(b, c)) {
+                snprintf(mc, sizeof mc, "%.2f (%.1f)", c->delivered_tbps, mcast_per_sm_clk(b, c->delivered_tbps));
                 snprintf(fetched, sizeof fetched, "%.2f", c->fetched_tbps);
             }
-            if (shown(b, a) && shown(b, c))
+            if (mcast_shown(b, a) && mcast_shown(b, c))
                 snprintf(speed, sizeof speed, "%.2fx [%.2f, %.2f]", st_speed[src][i].median, st_speed[src][i].min,
                          st_speed[src][i].max);
             bench_report(b, "| %s | %d | %d | %s | %s | %s | %s |\n",
@@ -725,7 +336,7 @@ int bench_family_ch07_multicast(bench *b)
         bench_report(b, "\nPer-CTA loading from L2 delivered at best %.2f TB/s (%.1f B/clk/SM), %s (target on an H200: "
                     "at least %.1f, %s; other ring shapes: the rows of `ch07_multicast.csv` with other chunk_bytes "
                     "and stages; near 64 B/clk/SM it is what each SM can take in that limits it).\n",
-                 best_l2_percta, per_sm_clk(b, best_l2_percta), best_l2_what, TARGET_L2_TBPS,
+                 best_l2_percta, mcast_per_sm_clk(b, best_l2_percta), best_l2_what, TARGET_L2_TBPS,
                  p.dry ? "not measured in a dry run"
                  : p.quick ? "not judged in a QUICK run"
                  : best_l2_percta >= TARGET_L2_TBPS ? "met" : "not met");

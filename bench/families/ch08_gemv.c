@@ -37,6 +37,13 @@
 
 #include "ch08_gemv/gemv_bench.h"
 
+/* Summary keys the driver must know (bench.h): the headline ratios and the HBM bandwidth beside them. */
+const bench_key_info bench_keys_ch08_gemv[] = {
+    {"gemv.headline.", 1, NULL},
+    {"gemv.hbm_read_tbps", 1, NULL},
+    {NULL, 0, NULL},
+};
+
 /* The model layers, then the few-row shapes (bf16, one token fills nothing
  * with whole rows: a split of K is the only way to use every SM); the dry run
  * uses small ones with the same names. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench_internal.h"
@@ -14,6 +15,22 @@ const bench_kernel_entry bench_kernel_table[] = {{"xchg_vec_dsmem", "ch06/xchg_v
                                                  {"ring_global", "ch06/ring_global.cu", ""},
                                                  {0, 0, 0}};
 const int bench_kernel_count = 3;
+
+/* The families this test pretends the build has: only their tables of keys are read (keys.c). */
+static const bench_key_info fake_keys[] = {
+    {"latency_cycles.", 1, NULL},
+    {"dsmem_exchange_tbps_best", 1, NULL},
+    {"bandwidth_pairs.", 1, NULL},
+    {"pingpong_dsmem_cycles_per_hop_best", 1, "736.1 cycles (store + cluster.sync per hop)"},
+    {NULL, 0, NULL},
+};
+/* The two families' counter imports are linked in (bench/families/<family>/ncu_counters.c). */
+extern const bench_counters bench_counters_ch06_exchange, bench_counters_ch07_multicast;
+const bench_family_entry bench_family_table[] = {{"fake", NULL, fake_keys, NULL},
+                                                 {"ch06_exchange", NULL, NULL, &bench_counters_ch06_exchange},
+                                                 {"ch07_multicast", NULL, NULL, &bench_counters_ch07_multicast},
+                                                 {0, 0, 0, 0}};
+const int bench_family_count = 3;
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -167,7 +184,7 @@ static void test_ncu_import_reads_units_separators_and_counts_missing_counters(v
     (void)state;
     const char *dir = temp_dir();
     char csv[256];
-    snprintf(csv, sizeof csv, "%s/ncu-details.csv", dir);
+    snprintf(csv, sizeof csv, "%s/ncu_seed_dsmem.csv", dir);   /* one profile's file holds both kernels here */
     FILE *f = fopen(csv, "w");
     fputs("==PROF== Disconnected\n"
           "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
@@ -183,7 +200,7 @@ static void test_ncu_import_reads_units_separators_and_counts_missing_counters(v
     memset(&b, 0, sizeof b);
     b.run_dir = dir;
     b.family = "ncu";
-    assert_int_not_equal(ncu_import(&b, csv), 0); /* gmem's DRAM write is missing */
+    assert_int_not_equal(ncu_import(&b, dir), 0); /* gmem's DRAM write is missing */
     assert_int_equal(b.failures, 1);
     int seen = 0;
     for (int i = 0; i < b.number_count; ++i) {
@@ -255,8 +272,10 @@ static void test_a_kernel_that_fails_once_keeps_no_number_in_summary_or_csv(void
     bench_summary_measured(&b, "bandwidth_pairs.vec.gmem_tbps", 1.8, "xchg_vec_gmem");
     bench_summary_measured(&b, "bandwidth_pairs.vec.dsmem_over_gmem", 2.2 / 1.8, "xchg_vec_dsmem xchg_vec_gmem");
     assert_true(bench_kernel_ok(&b, "xchg_vec_gmem"));
-    /* the failure comes after the numbers were recorded, and names the kernel only in its text */
-    bench_fail(&b, "xchg_vec_gmem, neighbour, clusters of 2: CTA 0, word 3: got 0x1, want 0x2");
+    /* a message that names a kernel fails no kernel: only bench_fail_kernel does, even after the numbers */
+    bench_fail(&b, "xchg_vec_gmem, neighbour, clusters of 2: the pool could not be allocated");
+    assert_true(bench_kernel_ok(&b, "xchg_vec_gmem"));
+    bench_fail_kernel(&b, "xchg_vec_gmem", "neighbour, clusters of 2: CTA 0, word 3: got 0x1, want 0x2");
     assert_false(bench_kernel_ok(&b, "xchg_vec_gmem"));
     assert_true(bench_kernel_ok(&b, "xchg_vec_dsmem"));
     bench_finish_family(&b);
@@ -275,7 +294,6 @@ static void test_a_kernel_that_fails_once_keeps_no_number_in_summary_or_csv(void
     assert_int_equal(audited, 1);
     text_free(&b.failed_kernels);
     text_free(&b.failure_log);
-    text_free(&b.csv_paths);
 }
 
 static void test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_expected_failure(void **state)
@@ -285,6 +303,7 @@ static void test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_
     memset(&b, 0, sizeof b);
     b.run_dir = temp_dir();
     write_family_csv(&b);
+    bench_finish_family(&b);    /* no kernel failed: the table is written as it is */
     char path[600];
     snprintf(path, sizeof path, "%s/t.csv", b.run_dir);
     int audited = 0;
@@ -296,7 +315,6 @@ static void test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_
     fclose(f);
     assert_int_equal(audit_run(b.run_dir, "xchg_vec_dsmem"), 1);  /* its row still has numbers */
     assert_int_equal(audit_run(b.run_dir, "xchg_vec_gmem"), 1);   /* and gmem was not named */
-    text_free(&b.csv_paths);
 }
 
 static void test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run(void **state)
@@ -333,7 +351,9 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
     (void)state;
     const char *dir = temp_dir();
     char path[300];
-    snprintf(path, sizeof path, "%s/ch07-launches.csv", dir);
+    snprintf(path, sizeof path, "%s/run-ch07", dir);    /* the profiled run's folder: its launch log */
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/run-ch07/ch07-ncu-launches.csv", dir);
     FILE *f = fopen(path, "w");
     fputs("gpu,sm_clock_mhz,date,commit,kernel,mode,data,cluster,delivered_bytes\n"
           "h200,1980,d,c,bulk_stream,per-CTA,L2,2,64000000\n"
@@ -357,13 +377,11 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
           "\"5\",\"mcast_stream\",\"lts__t_sectors_srcunit_tex_op_read.sum\",\"sector\",\"600,000\"\n",
           f);
     fclose(f);
-    char ncu_csv[300];
-    snprintf(ncu_csv, sizeof ncu_csv, "%s/ncu.csv", dir);   /* the seed's counters are missing: one failure */
-    static bench b;
+    static bench b;     /* the tile exchange's counters are missing: one failure */
     memset(&b, 0, sizeof b);
     b.run_dir = dir;
     b.family = "ncu";
-    ncu_import(&b, ncu_csv);
+    ncu_import(&b, dir);
     assert_int_equal(b.failures, 1);
     double c2 = 0, c4 = 0, pc2 = 0, mc2 = 0, mc4 = 0;
     for (int i = 0; i < b.number_count; ++i) {
@@ -489,6 +507,35 @@ static void test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_rati
     assert_int_equal(bench_pair_ratio(&a, &b).n, 0);
 }
 
+static void test_the_ncu_plan_lists_every_profile_of_the_families_counter_tables(void **state)
+{
+    (void)state;
+    char buf[4096] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    ncu_print_plan(f);
+    fclose(f);
+    assert_non_null(strstr(buf, "ch06_exchange\tncu_seed_dsmem\txchg_seed_dsmem\t"));
+    assert_non_null(strstr(buf, "ch06_exchange\tncu_seed_gmem\txchg_seed_gmem\t"));
+    assert_non_null(strstr(buf, "ch07_multicast\tch07\tregex:^(bulk_stream|mcast_stream)$\t"));
+    assert_non_null(strstr(buf, "\tBENCH_CH07_NCU=1\n"));
+    assert_null(strstr(buf, "fake"));   /* a family without counters has no line */
+}
+
+static void test_a_family_key_table_names_headlines_by_key_or_prefix_and_the_longest_prefix_wins(void **state)
+{
+    (void)state;
+    assert_true(compare_is_headline("latency_cycles.dsmem"));
+    assert_true(compare_is_headline("bandwidth_pairs.best.dsmem_over_gmem"));
+    assert_true(compare_is_headline("dsmem_exchange_tbps_best"));
+    assert_false(compare_is_headline("dsmem_exchange_tbps_best_of_all"));  /* a key is not a prefix */
+    assert_false(compare_is_headline("latency_cycles"));                   /* nor is a prefix a key */
+    assert_false(compare_is_headline("gemv.headline.anything"));           /* no family of this build says so */
+    assert_non_null(bench_key_lookup("pingpong_dsmem_cycles_per_hop_best"));
+    assert_string_equal(bench_key_lookup("pingpong_dsmem_cycles_per_hop_best")->source_figure,
+                        "736.1 cycles (store + cluster.sync per hop)");
+    assert_null(bench_key_lookup("other"));
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_stats_median_min_max_of_random_samples_leaves_them_in_order),
     cmocka_unit_test(test_summary_dotted_keys_nest_and_read_back_as_written),
@@ -501,6 +548,8 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_expected_failure),
     cmocka_unit_test(test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run),
     cmocka_unit_test(test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_cluster),
+    cmocka_unit_test(test_a_family_key_table_names_headlines_by_key_or_prefix_and_the_longest_prefix_wins),
+    cmocka_unit_test(test_the_ncu_plan_lists_every_profile_of_the_families_counter_tables),
     cmocka_unit_test(test_variants_are_timed_once_per_round_in_rotating_order),
     cmocka_unit_test(test_a_variant_whose_check_fails_is_never_timed_and_fails_its_kernel_at_once),
     cmocka_unit_test(test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_ratio_of_medians),
