@@ -32,6 +32,12 @@
 
 DSM_DECLARE_KERNEL(ch09_fill);
 
+/* The summary keys the driver must know: the headlines two runs must agree on. */
+const bench_key_info bench_keys_ch09_xent[] = {
+    {"xent.headline.", 1, NULL},
+    {NULL, 0, NULL},
+};
+
 enum { K_COPY, K_CLUSTER, K_ROWPASS, K_TWOK, K_GMEM_CL, K_GMEM_COOP };
 static const char *const kind_name[] = {"copy", "cluster", "rowpass", "twokernel", "gmem_cluster", "gmem_coop"};
 
