@@ -5,7 +5,7 @@
 #include "dsm_host.h"
 #include "xent_shape.h"
 
-/* The most 16-byte chunks of a slice per thread (in registers or shared memory). */
+/* The most 16-byte chunks of a slice one thread holds in registers. */
 #define XENT_REG_CHUNKS 8
 
 // BOOK-BEGIN(contract)
@@ -42,11 +42,10 @@ static inline int xent_cluster_fits(int V, int dtype, int C, int T)
            (long long)T * XENT_REG_CHUNKS >= hi - lo;
 }
 
-/* The dynamic shared memory the kernel needs: the largest slice T threads
- * hold (T * XENT_REG_CHUNKS chunks), then the block fold's statistics. */
+/* The dynamic shared memory the kernel needs: the block fold's statistics. */
 static inline size_t xent_cluster_smem(int T)
 {
-    return (size_t)T * XENT_REG_CHUNKS * 16u + (size_t)XENT_BLOCK_RED(T) * XENT_STAT_BYTES;
+    return (size_t)XENT_BLOCK_RED(T) * XENT_STAT_BYTES;
 }
 
 #ifdef __cplusplus
