@@ -27,13 +27,15 @@ static __device__ __forceinline__ xent_stat xent_regs_stat(const uint4 *r, int n
             for (int i = 0; i < e; ++i)
                 m = v[i] > m ? v[i] : m;
         }
-    if (m != -INFINITY)
+    if (m != -INFINITY) {
+        float ml = m * XENT_LOG2E;
         for (int j = 0; j < XENT_REG_CHUNKS; ++j)
             if (t + j * T < n) {
                 xent_chunk_unpack(r[j], dtype, v);
                 for (int i = 0; i < e; ++i)
-                    s += exp2f(fmaf(v[i], XENT_LOG2E, -m * XENT_LOG2E));
+                    s += dsm_ex2_approx_f32(fmaf(v[i], XENT_LOG2E, -ml));
             }
+    }
     xent_stat st;
     st.m = m;
     st.s = s;
@@ -48,23 +50,26 @@ static __device__ __forceinline__ void xent_regs_finish(const uint4 *r, int n, i
                                                         int label, xent_stat total, float scale, uint4 *dst,
                                                         float *loss)
 {
-    int e = xent_per_chunk(dtype);
-    float v[8];
+    int e = xent_per_chunk(dtype), k = label / e - lo;   /* the label's chunk in the slice */
+    float v[8], ml, a, x = 0.0f;
+    int mine = label != XENT_IGNORE && k >= 0 && k < n && k % T == t;
+    xent_grad_coef(total, label, scale, &ml, &a);
     if (label == XENT_IGNORE) {
         if (q == 0 && t == 0)
             *loss = 0.0f;
-    } else if (label / e >= lo && label / e < lo + n && (label / e - lo) % T == t) {
+    } else if (mine) {
         for (int j = 0; j < XENT_REG_CHUNKS; ++j)   /* r[j] with j a constant: r stays in registers */
-            if (j == (label / e - lo) / T) {
+            if (j == k / T) {
                 xent_chunk_unpack(r[j], dtype, v);
                 for (int i = 0; i < e; ++i)
                     if (i == label % e)
-                        *loss = xent_row_loss(total, v[i], label);
+                        x = v[i];
             }
+        *loss = xent_row_loss(total, x, label);
     }
     for (int j = 0; j < XENT_REG_CHUNKS; ++j)
         if (t + j * T < n)
-            dst[t + j * T] = xent_grad_chunk(r[j], dtype, (lo + t + j * T) * e, label, total, scale);
+            dst[t + j * T] = xent_grad_chunk(r[j], dtype, (lo + t + j * T) * e, label, ml, a, scale);
 }
 
 #endif

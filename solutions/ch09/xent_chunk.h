@@ -19,13 +19,13 @@ XENT_FN void xent_chunk_unpack(uint4 c, int dtype, float v[8])
     }
 }
 
-/* The chunk holding v[0..n) in the dtype (bf16 rounded to nearest even). */
-XENT_FN uint4 xent_chunk_pack(const float v[8], int dtype)
+/* The chunk holding v[0..n) in the dtype (bf16 rounded to nearest even, two
+ * at a time: one cvt.rn.bf16x2.f32 per pair). */
+static __device__ __forceinline__ uint4 xent_chunk_pack(const float v[8], int dtype)
 {
     uint32_t w[4];
     for (int i = 0; i < 4; ++i)
-        w[i] = dtype == XENT_BF16 ? xent_bf16_bits(v[2 * i]) | (xent_bf16_bits(v[2 * i + 1]) << 16)
-                                  : xent_f32_bits(v[i]);
+        w[i] = dtype == XENT_BF16 ? dsm_cvt_rn_bf16x2_f32(v[2 * i + 1], v[2 * i]) : xent_f32_bits(v[i]);
     uint4 c;
     c.x = w[0];
     c.y = w[1];

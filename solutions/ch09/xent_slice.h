@@ -23,7 +23,7 @@ static __device__ __forceinline__ xent_stat xent_smem_stat(const uint4 *c, int n
         for (int i = t; i < n; i += T) {
             xent_chunk_unpack(c[i], dtype, v);
             for (int j = 0; j < e; ++j)
-                s += exp2f(fmaf(v[j], XENT_LOG2E, -ml));
+                s += dsm_ex2_approx_f32(fmaf(v[j], XENT_LOG2E, -ml));
         }
     }
     xent_stat r;
@@ -32,8 +32,25 @@ static __device__ __forceinline__ xent_stat xent_smem_stat(const uint4 *c, int n
     return r;
 }
 
-/* The same read once from global memory, XENT_UNROLL loads in flight, the
- * statistic kept online (xent_stat_push per chunk). */
+/* The same read once from global memory, XENT_UNROLL loads in flight. The
+ * max is kept per chunk: the sum is rescaled only when a chunk raises it
+ * (rare once the first chunks are in), never per element. */
+static __device__ __forceinline__ void xent_stat_add_chunk(float *m, float *s, const float *v, int e)
+{
+    float cm = v[0];
+    for (int j = 1; j < e; ++j)
+        cm = v[j] > cm ? v[j] : cm;
+    if (cm > *m) {
+        *s *= dsm_ex2_approx_f32((*m - cm) * XENT_LOG2E);   /* 0 while *m is -inf */
+        *m = cm;
+    }
+    if (*m != -INFINITY) {
+        float ml = *m * XENT_LOG2E;
+        for (int j = 0; j < e; ++j)
+            *s += dsm_ex2_approx_f32(fmaf(v[j], XENT_LOG2E, -ml));
+    }
+}
+
 static __device__ __forceinline__ xent_stat xent_gmem_stat(const uint4 *__restrict__ c, int n, int t, int T, int dtype)
 {
     int e = xent_per_chunk(dtype);
@@ -46,31 +63,49 @@ static __device__ __forceinline__ xent_stat xent_gmem_stat(const uint4 *__restri
             u[j] = c[i + j * T];
         for (int j = 0; j < XENT_UNROLL; ++j) {
             xent_chunk_unpack(u[j], dtype, v);
-            r = xent_stat_push(r, v, e);
+            xent_stat_add_chunk(&r.m, &r.s, v, e);
         }
     }
     for (; i < n; i += T) {
         xent_chunk_unpack(c[i], dtype, v);
-        r = xent_stat_push(r, v, e);
+        xent_stat_add_chunk(&r.m, &r.s, v, e);
     }
     return r;
 }
 
+/* Element `i` of a row of chunks, as fp32. */
+static __device__ __forceinline__ float xent_element(const uint4 *row, int i, int dtype)
+{
+    int e = xent_per_chunk(dtype);
+    float v[8];
+    xent_chunk_unpack(row[i / e], dtype, v);
+    return v[i % e];
+}
+
 /* The gradient of one chunk whose first element is element e0 of its row:
- * (exp(x - total.m) / total.s - [element == label]) * scale, or 0 for an
- * ignored row (label XENT_IGNORE). */
-static __device__ __forceinline__ uint4 xent_grad_chunk(uint4 c, int dtype, int e0, int label, xent_stat total,
+ * exp(x - m) / s * scale as ex2(x * log2e - ml) * a, with ml = m * log2e and
+ * a = scale / s computed once per row (a = 0 for an ignored row: a zero
+ * gradient), less scale at the label: one compare per chunk, not per element. */
+static __device__ __forceinline__ uint4 xent_grad_chunk(uint4 c, int dtype, int e0, int label, float ml, float a,
                                                          float scale)
 {
     int e = xent_per_chunk(dtype);
-    float v[8], ml = total.m * XENT_LOG2E, a = scale / total.s;
+    float v[8];
     xent_chunk_unpack(c, dtype, v);
-    for (int j = 0; j < e; ++j) {
-        v[j] = label == XENT_IGNORE ? 0.0f : exp2f(fmaf(v[j], XENT_LOG2E, -ml)) * a;
-        if (e0 + j == label)
-            v[j] -= scale;
-    }
+    for (int j = 0; j < e; ++j)
+        v[j] = dsm_ex2_approx_f32(fmaf(v[j], XENT_LOG2E, -ml)) * a;
+    if ((unsigned)(label - e0) < (unsigned)e)   /* the label's chunk (never for XENT_IGNORE) */
+        for (int j = 0; j < e; ++j)
+            if (e0 + j == label)
+                v[j] -= scale;
     return xent_chunk_pack(v, dtype);
+}
+
+/* ml and a of xent_grad_chunk for a row with statistic total. */
+static __device__ __forceinline__ void xent_grad_coef(xent_stat total, int label, float scale, float *ml, float *a)
+{
+    *ml = total.m * XENT_LOG2E;
+    *a = label == XENT_IGNORE ? 0.0f : scale / total.s;
 }
 
 /* dst[i] = the gradient of src[i], i = t, t + T, ... < n; chunk 0 starts at
@@ -81,15 +116,17 @@ static __device__ __forceinline__ void xent_grad_chunks(const uint4 *__restrict_
                                                         float scale)
 {
     int e = xent_per_chunk(dtype), i = t;
+    float ml, a;
+    xent_grad_coef(total, label, scale, &ml, &a);
     for (; i + (XENT_UNROLL - 1) * T < n; i += XENT_UNROLL * T) {
         uint4 u[XENT_UNROLL];
         for (int j = 0; j < XENT_UNROLL; ++j)
             u[j] = src[i + j * T];
         for (int j = 0; j < XENT_UNROLL; ++j)
-            dst[i + j * T] = xent_grad_chunk(u[j], dtype, e0 + (i + j * T) * e, label, total, scale);
+            dst[i + j * T] = xent_grad_chunk(u[j], dtype, e0 + (i + j * T) * e, label, ml, a, scale);
     }
     for (; i < n; i += T)
-        dst[i] = xent_grad_chunk(src[i], dtype, e0 + i * e, label, total, scale);
+        dst[i] = xent_grad_chunk(src[i], dtype, e0 + i * e, label, ml, a, scale);
 }
 
 /* The loss of a row from its statistic and the logit at its label:
@@ -97,15 +134,6 @@ static __device__ __forceinline__ void xent_grad_chunks(const uint4 *__restrict_
 XENT_FN float xent_row_loss(xent_stat total, float x_label, int label)
 {
     return label == XENT_IGNORE ? 0.0f : total.m + logf(total.s) - x_label;
-}
-
-/* Element `i` of a row of chunks, as fp32. */
-static __device__ __forceinline__ float xent_element(const uint4 *row, int i, int dtype)
-{
-    int e = xent_per_chunk(dtype);
-    float v[8];
-    xent_chunk_unpack(row[i / e], dtype, v);
-    return v[i % e];
 }
 
 /* Bytes per bulk copy: a slice is issued in pieces of at most this. */
