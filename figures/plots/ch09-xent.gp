@@ -1,5 +1,5 @@
 # ch09-xent.gp: make bench's ch09_xent family: one panel per vocabulary (bf16), the bandwidth of fused cross-entropy (logits read once and gradient written once, per second) against the number of rows, for the copy floor, the cluster kernel (slice in registers), one CTA per row and PyTorch eager and compiled (best configuration of each, a pool of at least 4 x L2, CUDA graphs of consecutive calls).
-# csv: bench/results/xent-h200-20261202-regs/ch09_xent.csv
+# csv: bench/results/xent-h200-20261202-fast/ch09_xent.csv
 # Columns: 5 dtype, 6 V, 7 M, 8 variant, 11 status, 12 us (median), 16 TB/s; PyTorch from the
 # _torch.csv beside it: 5 dtype, 6 V, 7 M, 8 impl, 9 status, 10 us (median).
 #   gnuplot -e "csv='build/bench/latest/ch09_xent.csv'; out='x.svg'" figures/plots/ch09-xent.gp
