@@ -41,6 +41,8 @@ BENCH_OWN_KERNEL_FILES := $(sort $(shell sed -n 's|^[[:space:]]*//[[:space:]]*be
 
 # QUICK=1: the short run; FAMILY=ch05_pingpong (or several, space-separated): only those.
 BENCH_ARGS = --src $(BENCH_SRC) --reference $(BENCH_REFERENCE)/summary.json $(if $(filter 1 yes,$(QUICK)),--quick) $(FAMILY)
+# ch09_xent runs PyTorch's cross-entropy from this script after its kernels, when python3 has torch with CUDA.
+export XENT_TORCH_SCRIPT := bench/torch/xent_torch.py
 
 BENCH_GEN := build/bench/obj/families_table.c
 
@@ -191,7 +193,7 @@ test-bench-dry: bench-driver-test $(BENCH_EMU_BIN)
 # and carry no number for any failed kernel (bench_driver --audit). A second make, because the tree is
 # chosen when the makefile is read.
 BENCH_SKEL_OUT := $(BENCH_OUT)/dry-skeletons
-BENCH_SKEL_EXPECT := xchg_seed_dsmem,xchg_seed_gmem,xchg_vec_dsmem,xchg_vec_gmem,ring_push,big_histogram,bulk_stream,mcast_stream,mcast_operand,gemv_rowpar_t1,gemv_splitk_atomic_t1,gemv_cluster_t1,rs_probe
+BENCH_SKEL_EXPECT := xchg_seed_dsmem,xchg_seed_gmem,xchg_vec_dsmem,xchg_vec_gmem,ring_push,big_histogram,bulk_stream,mcast_stream,mcast_operand,gemv_rowpar_t1,gemv_splitk_atomic_t1,gemv_cluster_t1,rs_probe,xent_cluster_bf16
 .PHONY: test-bench-dry-exercises
 test-bench-dry-exercises: $(SKELETON_STAMP) $(EMU_LIB) $(BENCH_EMU_BIN)
 	@$(MAKE) --no-print-directory bench-build-emu SRC=$(SKELETON_DIR) > $(BENCH_OUT)/dry-skeletons-build.log 2>&1 || \

@@ -3,6 +3,7 @@
 #define DSM_DEVICE_EMU_H
 
 #include <math.h>
+#include <string.h>
 #include "../dsm_types.h"
 #include "../dsm_host.h"
 
@@ -264,6 +265,20 @@ void dsm_emu_fence_proxy_async_global(const char *file, int line);
 #define dsm_cp_async_bulk_wait_group_read(N) DSM__SYNC_CALL(dsm_emu_bulk_wait_group((N), 1, DSM__HERE))
 #define dsm_cp_async_bulk_wait_group(N) DSM__SYNC_CALL(dsm_emu_bulk_wait_group((N), 0, DSM__HERE))
 #define dsm_fence_proxy_async_global() DSM__SYNC_CALL(dsm_emu_fence_proxy_async_global(DSM__HERE))
+
+/* ex2.approx.ftz.f32 and cvt.rn.bf16x2.f32 (device_hopper.h): 2^x, and two
+ * floats rounded to bf16 (nearest even, NaN stays NaN), hi in the upper half;
+ * the emulator rounds exactly as the instruction does. */
+static inline float dsm_ex2_approx_f32(float x) { return exp2f(x); }
+static inline uint32_t dsm__bf16_rn(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    if ((u & 0x7F800000u) == 0x7F800000u && (u & 0x007FFFFFu) != 0)
+        return (u >> 16) | 0x0040u;
+    return (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
+}
+static inline uint32_t dsm_cvt_rn_bf16x2_f32(float hi, float lo) { return dsm__bf16_rn(hi) << 16 | dsm__bf16_rn(lo); }
 
 #define dsm_clock64() dsm_emu_clock64()
 #define clock64() dsm_emu_clock64()

@@ -294,6 +294,17 @@ DSM_DEVICE void dsm_griddepcontrol_wait(void) { asm volatile("griddepcontrol.wai
 DSM_DEVICE void dsm_griddepcontrol_launch_dependents(void) {
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
 
+/* ---- arithmetic (one instruction each) ---- */
+
+/* ex2.approx.ftz.f32: 2^x, one MUFU.EX2 (about 2 ulp; subnormal results are
+ * flushed to zero). exp(x - m) is ex2(x * log2e - m * log2e): one FFMA more. */
+DSM_DEVICE float dsm_ex2_approx_f32(float x) {
+    float y; asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }
+/* cvt.rn.bf16x2.f32: hi and lo rounded to bf16 (nearest even, NaN stays NaN),
+ * packed into one 32-bit word, hi in the upper half. */
+DSM_DEVICE uint32_t dsm_cvt_rn_bf16x2_f32(float hi, float lo) {
+    uint32_t d; asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(d) : "f"(hi), "f"(lo)); return d; }
+
 /* ---- time ---- */
 
 /* %clock64: this SM's cycle counter. */

@@ -1,0 +1,95 @@
+/* xent_stat.h: ch09.stat_merge: a softmax statistic (the max of some logits and the sum of their exponentials relative to it), merged pairwise, stable for any values. */
+#ifndef CH09_XENT_STAT_H
+#define CH09_XENT_STAT_H
+
+#include <math.h>
+
+#include "xent_chunk.h"
+
+/* The statistic of a set of logits x_i: m = max x_i, s = sum exp(x_i - m).
+ * The empty set (or a set of -inf only) is {-INFINITY, 0}. */
+typedef struct xent_stat {
+    float m, s;
+} xent_stat;
+typedef char xent_stat_is_8_bytes[sizeof(xent_stat) == XENT_STAT_BYTES ? 1 : -1];
+
+XENT_FN xent_stat xent_stat_empty(void)
+{
+    xent_stat e;
+    e.m = -INFINITY;
+    e.s = 0.0f;
+    return e;
+}
+
+// BOOK-BEGIN(contract)
+/*
+ * xent_stat_merge: the statistic of the union of two sets, from theirs:
+ *     m = max(a.m, b.m),  s = a.s * exp(a.m - m) + b.s * exp(b.m - m).
+ * Stable for any values: no exp of a positive number (it would overflow
+ * above 88), and no NaN when either side is empty: merging with
+ * {-INFINITY, 0} returns the other side bit for bit, and two empty sides give
+ * {-INFINITY, 0}. m is exact (it is one of the inputs).
+ *
+ * xent_stat_fold: the statistic of p[0..n) at once: m the largest p[i].m,
+ * s the sum of p[i].s * exp(p[i].m - m) added in index order (floating-point
+ * addition is not associative: a fixed order gives every caller the same
+ * bits). The n exponentials are independent, so a GPU computes them in
+ * parallel, where n - 1 merges in a row would wait for each other. Empty
+ * entries contribute nothing (a fold of one entry and empties returns that
+ * entry bit for bit); n = 0 or all empty gives the empty statistic.
+ *
+ * xent_stat_push: a merged with the statistic of v[0..n).
+ */
+// BOOK-END(contract)
+XENT_FN xent_stat xent_stat_merge(xent_stat a, xent_stat b)
+{
+    // BEGIN SOLUTION
+    //~ // TODO(ch09.stat_merge): the statistic of the union, stable for any values.
+    //~ (void)b;
+    //~ return a;
+    xent_stat r;
+    r.m = a.m > b.m ? a.m : b.m;
+    if (r.m == -INFINITY)       /* both empty: exp(-inf - -inf) would be NaN */
+        return xent_stat_empty();
+    r.s = a.s * exp2f((a.m - r.m) * XENT_LOG2E) + b.s * exp2f((b.m - r.m) * XENT_LOG2E);
+    return r;
+    // END SOLUTION
+}
+
+XENT_FN xent_stat xent_stat_fold(const xent_stat *p, int n)
+{
+    // BEGIN SOLUTION
+    //~ // TODO(ch09.stat_merge): the statistic of p[0..n), summed in index order.
+    //~ (void)p;
+    //~ (void)n;
+    //~ return xent_stat_empty();
+    xent_stat r = xent_stat_empty();
+    for (int i = 0; i < n; ++i)
+        r.m = p[i].m > r.m ? p[i].m : r.m;
+    if (r.m == -INFINITY)
+        return r;
+    for (int i = 0; i < n; ++i)
+        r.s += p[i].s * exp2f((p[i].m - r.m) * XENT_LOG2E);
+    return r;
+    // END SOLUTION
+}
+
+XENT_FN xent_stat xent_stat_push(xent_stat a, const float *v, int n)
+{
+    // BEGIN SOLUTION
+    //~ // TODO(ch09.stat_merge): the statistic of v[0..n), merged into a.
+    //~ (void)v;
+    //~ (void)n;
+    //~ return a;
+    xent_stat b = xent_stat_empty();
+    for (int i = 0; i < n; ++i)
+        b.m = v[i] > b.m ? v[i] : b.m;
+    if (b.m == -INFINITY)
+        return a;
+    for (int i = 0; i < n; ++i)
+        b.s += exp2f((v[i] - b.m) * XENT_LOG2E);
+    return xent_stat_merge(a, b);
+    // END SOLUTION
+}
+
+#endif
