@@ -1,4 +1,4 @@
-/* xent_cluster.cu: ch09.cluster: fused cross-entropy, one row per cluster: each CTA loads its slice once into registers, the partial statistics cross through DSMEM, the gradient is written once. */
+/* xent_cluster.cu: ch09.xent_cluster: fused cross-entropy, one row per cluster: each CTA loads its slice once into registers, the partial statistics cross through DSMEM, the gradient is written once. */
 #include "dsm.h"
 #include "xent_cluster.h"
 #include "xent_block.h"
@@ -19,7 +19,7 @@
 
 __global__ void __launch_bounds__(512, 2) xent_cluster_bf16(XENT_PARAMS)
 {
-    // TODO(ch09.cluster): the fused kernel for bf16 logits (see xent_cluster.h); the fp32
+    // TODO(ch09.xent_cluster): the fused kernel for bf16 logits (see xent_cluster.h); the fp32
     // kernel below can share one inline function with it.
     (void)logits; (void)labels; (void)grad; (void)loss; (void)M; (void)V; (void)scale;
 }
@@ -27,7 +27,7 @@ DSM_KERNEL_ENTRY(xent_cluster_bf16, XENT_TYPES)
 
 __global__ void __launch_bounds__(512, 2) xent_cluster_f32(XENT_PARAMS)
 {
-    // TODO(ch09.cluster): the same for fp32 logits.
+    // TODO(ch09.xent_cluster): the same for fp32 logits.
     (void)logits; (void)labels; (void)grad; (void)loss; (void)M; (void)V; (void)scale;
 }
 DSM_KERNEL_ENTRY(xent_cluster_f32, XENT_TYPES)

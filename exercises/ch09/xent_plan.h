@@ -1,4 +1,4 @@
-/* xent_plan.h: ch09.plan: the cluster size, threads and grid of the fused cross-entropy kernel for a shape, from the vocabulary, the dtype and the occupancy API. */
+/* xent_plan.h: ch09.xent_plan: the cluster size, threads and grid of the fused cross-entropy kernel for a shape, from the vocabulary, the dtype and the occupancy API. */
 #ifndef CH09_XENT_PLAN_H
 #define CH09_XENT_PLAN_H
 
@@ -63,7 +63,7 @@ static inline dsm_error_t xent_cluster_prepare(int dtype, int C, int T)
 // BOOK-END(contract)
 static inline dsm_error_t xent_plan_make(int M, int V, int dtype, int sm_count, xent_plan *plan)
 {
-    // TODO(ch09.plan): try the cluster sizes, ask the occupancy API, choose by the rule above.
+    // TODO(ch09.xent_plan): try the cluster sizes, ask the occupancy API, choose by the rule above.
     (void)M; (void)V; (void)dtype; (void)sm_count; (void)plan;
     return dsmErrorInvalidValue;
 }

@@ -1,4 +1,4 @@
-/* xent_stat.h: ch09.stat_merge: a softmax statistic (the max of some logits and the sum of their exponentials relative to it), merged pairwise, stable for any values. */
+/* xent_stat.h: ch09.xent_stat: a softmax statistic (the max of some logits and the sum of their exponentials relative to it), merged pairwise, stable for any values. */
 #ifndef CH09_XENT_STAT_H
 #define CH09_XENT_STAT_H
 
@@ -43,14 +43,14 @@ XENT_FN xent_stat xent_stat_empty(void)
 // BOOK-END(contract)
 XENT_FN xent_stat xent_stat_merge(xent_stat a, xent_stat b)
 {
-    // TODO(ch09.stat_merge): the statistic of the union, stable for any values.
+    // TODO(ch09.xent_stat): the statistic of the union, stable for any values.
     (void)b;
     return a;
 }
 
 XENT_FN xent_stat xent_stat_fold(const xent_stat *p, int n)
 {
-    // TODO(ch09.stat_merge): the statistic of p[0..n), summed in index order.
+    // TODO(ch09.xent_stat): the statistic of p[0..n), summed in index order.
     (void)p;
     (void)n;
     return xent_stat_empty();
@@ -58,7 +58,7 @@ XENT_FN xent_stat xent_stat_fold(const xent_stat *p, int n)
 
 XENT_FN xent_stat xent_stat_push(xent_stat a, const float *v, int n)
 {
-    // TODO(ch09.stat_merge): the statistic of v[0..n), merged into a.
+    // TODO(ch09.xent_stat): the statistic of v[0..n), merged into a.
     (void)v;
     (void)n;
     return a;

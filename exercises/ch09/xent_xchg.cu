@@ -1,4 +1,4 @@
-/* xent_xchg.cu: the test kernel of ch09.xchg: every CTA of a cluster exchanges one partial statistic per round for many rounds, every thread writing what it got. */
+/* xent_xchg.cu: the test kernel of ch09.xent_xchg: every CTA of a cluster exchanges one partial statistic per round for many rounds, every thread writing what it got. */
 #include "dsm.h"
 #include "xent_xchg.h"
 

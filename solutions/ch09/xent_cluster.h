@@ -1,4 +1,4 @@
-/* xent_cluster.h: ch09.cluster: the contract of the fused cross-entropy kernel, one row per cluster at a time, each CTA holding its slice of the row on chip. */
+/* xent_cluster.h: ch09.xent_cluster: the contract of the fused cross-entropy kernel, one row per cluster at a time, each CTA holding its slice of the row on chip. */
 #ifndef CH09_XENT_CLUSTER_H
 #define CH09_XENT_CLUSTER_H
 
@@ -29,7 +29,7 @@
  * them on chip (registers or shared memory) from the load to the gradient.
  * Each logit is read from global memory once, each gradient element written
  * once (grad may be logits: in place), the CTAs' partial statistics cross
- * through DSMEM only (ch09.xchg's budget per row), no atomics.
+ * through DSMEM only (ch09.xent_xchg's budget per row), no atomics.
  */
 // BOOK-END(contract)
 

@@ -1,4 +1,4 @@
-/* xent_stat.cu: the test kernels of ch09.stat_merge: merges, folds and pushes of statistics, one per thread. */
+/* xent_stat.cu: the test kernels of ch09.xent_stat: merges, folds and pushes of statistics, one per thread. */
 #include "dsm.h"
 #include "xent_stat.h"
 

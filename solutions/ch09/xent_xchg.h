@@ -1,4 +1,4 @@
-/* xent_xchg.h: ch09.xchg: the CTAs of a cluster exchange their partial statistics of a row through DSMEM, round after round, at 8 bytes per peer. */
+/* xent_xchg.h: ch09.xent_xchg: the CTAs of a cluster exchange their partial statistics of a row through DSMEM, round after round, at 8 bytes per peer. */
 #ifndef CH09_XENT_XCHG_H
 #define CH09_XENT_XCHG_H
 
@@ -38,7 +38,7 @@ typedef struct xent_xchg {
 static __device__ __forceinline__ void xent_xchg_setup(xent_xchg *x)
 {
     // BEGIN SOLUTION
-    //~ // TODO(ch09.xchg): prepare x for round 0, and make sure every peer is ready.
+    //~ // TODO(ch09.xent_xchg): prepare x for round 0, and make sure every peer is ready.
     //~ (void)x;
     if (threadIdx.x == 0) {
         dsm_mbarrier_init(&x->bar[0], 1);
@@ -54,7 +54,7 @@ static __device__ __forceinline__ void xent_xchg_setup(xent_xchg *x)
 static __device__ __forceinline__ xent_stat xent_xchg_run(xent_xchg *x, xent_stat mine, int k)
 {
     // BEGIN SOLUTION
-    //~ // TODO(ch09.xchg): give every peer your partial, get theirs, fold in rank order.
+    //~ // TODO(ch09.xent_xchg): give every peer your partial, get theirs, fold in rank order.
     //~ (void)x;
     //~ (void)k;
     //~ return mine;
@@ -94,7 +94,7 @@ static __device__ __forceinline__ xent_stat xent_xchg_run(xent_xchg *x, xent_sta
 static __device__ __forceinline__ void xent_xchg_finish(xent_xchg *x, int rounds)
 {
     // BEGIN SOLUTION
-    //~ // TODO(ch09.xchg): may a peer still touch x when this returns?
+    //~ // TODO(ch09.xent_xchg): may a peer still touch x when this returns?
     //~ (void)x;
     //~ (void)rounds;
     (void)x;    /* every push into me was waited for in its round: nothing is left */

@@ -1,4 +1,4 @@
-/* test_xent_cluster.c: ch09.cluster: the fused kernel gives PyTorch's loss and gradient (double-precision reference) for both dtypes, clusters of 1 to 16, ignored rows, -inf slices, huge logits, V not a multiple of the slice, in place, fewer clusters than rows; and on the emulator reads each logit from global memory once, writes each gradient element once, with its partials through DSMEM only. */
+/* test_xent_cluster.c: ch09.xent_cluster: the fused kernel gives PyTorch's loss and gradient (double-precision reference) for both dtypes, clusters of 1 to 16, ignored rows, -inf slices, huge logits, V not a multiple of the slice, in place, fewer clusters than rows; and on the emulator reads each logit from global memory once, writes each gradient element once, with its partials through DSMEM only. */
 #include "xent_test.h"
 #include "xent_cluster.h"
 

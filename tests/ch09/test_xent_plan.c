@@ -1,4 +1,4 @@
-/* test_xent_plan.c: ch09.plan: on every GPU the course models, the plan for the chapter's vocabularies and random shapes is a valid launch the occupancy API accepts, and its cluster size and threads are the ones the rule gives: the smallest cluster with two CTAs per SM that gives every SM a CTA, the widest such cluster for few rows. */
+/* test_xent_plan.c: ch09.xent_plan: on every GPU the course models, the plan for the chapter's vocabularies and random shapes is a valid launch the occupancy API accepts, and its cluster size and threads are the ones the rule gives: the smallest cluster with two CTAs per SM that gives every SM a CTA, the widest such cluster for few rows. */
 #include <stdlib.h>
 #include <string.h>
 

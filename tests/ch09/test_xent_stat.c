@@ -1,4 +1,4 @@
-/* test_xent_stat.c: ch09.stat_merge: merging, folding and pushing softmax statistics gives the exact max and the sum of exponentials to fp32 accuracy for any values, including empty parts (all -inf) and logits a thousand apart, and an empty part changes nothing bit for bit. */
+/* test_xent_stat.c: ch09.xent_stat: merging, folding and pushing softmax statistics gives the exact max and the sum of exponentials to fp32 accuracy for any values, including empty parts (all -inf) and logits a thousand apart, and an empty part changes nothing bit for bit. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* test_xent_xchg.c: ch09.xchg: round after round, every thread of every CTA of a cluster of 1 to 16 gets the rank-ordered fold of the cluster's partials, having moved 8 bytes to or from each peer per round through DSMEM and nothing else, with at most one cluster barrier per round plus two. */
+/* test_xent_xchg.c: ch09.xent_xchg: round after round, every thread of every CTA of a cluster of 1 to 16 gets the rank-ordered fold of the cluster's partials, having moved 8 bytes to or from each peer per round through DSMEM and nothing else, with at most one cluster barrier per round plus two. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
