@@ -126,7 +126,8 @@ dsm_error_t bench_time_launches(bench *b, const dsm_launch_config *cfg, dsm_kern
  *   2. every variant that passed is warmed up (its timed body, `warmup` times);
  *   3. `rounds` rounds: in round r the variants run in the order r, r+1, ...
  *      (rotating, so that none always runs first or after the same one), each
- *      timed once: µs per call of its body, one sample per round.
+ *      timed once: µs per call of its body, one sample per round (or, for a
+ *      variant with a sample callback, the value it read from the device).
  * The timed body is `calls` consecutive calls (call i with input copy
  * i % copies: a rotating pool the family makes at least BENCH_ROTATE_L2 x the
  * L2 size, so that inputs come from HBM), captured as one graph on `stream`
@@ -149,6 +150,13 @@ typedef struct bench_variant {
      * programmatic dependent launch. Returns the launch's error. */
     dsm_error_t (*call)(void *ctx, int i, dsm_stream_t stream, int pdl);
     int pdl, graph, calls;
+    /* NULL: the variant is timed with events as above. Otherwise it measures
+     * itself, e.g. with clock64 on the device, and call, pdl, graph and calls
+     * are not used: sample runs round `round` (-1: a warm-up), checks its
+     * result and stores the round's value (cycles per hop, ...) in *value: 1
+     * when right; 0 when wrong, with the reason in why as for check. A wrong
+     * round fails the variant there and then: no number from it. */
+    int (*sample)(void *ctx, int round, double *value, char *why, size_t why_len);
 } bench_variant;
 
 typedef enum bench_variant_status {
@@ -161,14 +169,15 @@ typedef enum bench_variant_status {
 
 typedef struct bench_variant_result {
     bench_variant_status status;
-    double us[BENCH_ROUNDS_MAX];    /* µs per call, round by round */
+    double us[BENCH_ROUNDS_MAX];    /* µs per call, round by round (a sampling variant: its samples) */
     int rounds;
     int bodies;                     /* times the timed body ran (warm-up and rounds): calls that accumulate */
     bench_stats stats;              /* over the rounds; zeros unless TIMED */
 } bench_variant_result;
 
-/* Checks and times nv variants as above on stream (which must not be NULL:
- * graphs are captured on it); res[i] for v[i]. Rounds are capped at
+/* Checks and times nv variants as above on stream (which must not be NULL
+ * when a variant is timed with events: graphs are captured on it; NULL when
+ * every variant samples itself); res[i] for v[i]. Rounds are capped at
  * BENCH_ROUNDS_MAX; the dry run checks every variant and times one round.
  * Returns the number of variants timed. */
 int bench_time_variants(bench *b, dsm_stream_t stream, const bench_variant *v, int nv, int warmup, int rounds,

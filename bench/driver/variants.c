@@ -1,4 +1,4 @@
-/* variants.c: bench_time_variants: check every variant, then time them interleaved in rotating order, round by round, with the paired ratios. */
+/* variants.c: bench_time_variants: check every variant, then time (or sample) them interleaved in rotating order, round by round, with the paired ratios. */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,8 +32,8 @@ static dsm_error_t prepare(const bench_variant *v, dsm_stream_t s, prepared *p)
 }
 
 /* One timing of v's body: µs per call. */
-static dsm_error_t time_once(const bench_variant *v, const prepared *p, dsm_stream_t s, dsm_event_t e0,
-                             dsm_event_t e1, double *us)
+static dsm_error_t time_events(const bench_variant *v, const prepared *p, dsm_stream_t s, dsm_event_t e0,
+                               dsm_event_t e1, double *us)
 {
     dsm_error_t err = dsm_event_record(e0, s);
     if (err == dsmSuccess)
@@ -57,6 +57,27 @@ static void fail_variant(bench *b, const bench_variant *v, const char *what, con
         bench_fail_kernel(b, v->kernel, "%s: %s: %s [kernel %s]", v->name, what, why, v->kernel);
     else
         bench_fail(b, "%s: %s: %s", v->name, what, why);
+}
+
+/* One round of v (round -1: a warm-up): its event time, or the sample it reads itself. 0 when it
+ * failed, reported (the variant's status is then set by the caller). */
+static int run_once(bench *b, const bench_variant *v, const prepared *p, dsm_stream_t s, dsm_event_t e0,
+                    dsm_event_t e1, int round, double *value)
+{
+    if (v->sample != NULL) {
+        char why[600] = "";
+        if (v->sample(v->ctx, round, value, why, sizeof why))
+            return 1;
+        if (why[0] != '\0')
+            fail_variant(b, v, round < 0 ? "wrong result in a warm-up round" : "wrong result in a timed round", why);
+        else if (v->kernel == NULL || bench_kernel_ok(b, v->kernel))
+            fail_variant(b, v, "wrong result", "a round's check failed");
+        return 0;
+    }
+    dsm_error_t err = time_events(v, p, s, e0, e1, value);
+    if (err != dsmSuccess)
+        fail_variant(b, v, round < 0 ? "a warm-up call failed" : "a timed call failed", dsm_error_name(err));
+    return err == dsmSuccess;
 }
 
 int bench_time_variants(bench *b, dsm_stream_t stream, const bench_variant *v, int nv, int warmup, int rounds,
@@ -94,6 +115,8 @@ int bench_time_variants(bench *b, dsm_stream_t stream, const bench_variant *v, i
             continue;
         }
         res[i].status = BENCH_VARIANT_TIMED;
+        if (v[i].sample != NULL)
+            continue; /* it measures itself: nothing to capture */
         dsm_error_t err = prepare(&v[i], stream, &prep[i]);
         if (err != dsmSuccess) {
             res[i].status = BENCH_VARIANT_NOT_CAPTURED; /* the family says what that means (PDL, a library) */
@@ -109,10 +132,8 @@ int bench_time_variants(bench *b, dsm_stream_t stream, const bench_variant *v, i
             if (res[i].status != BENCH_VARIANT_TIMED)
                 continue;
             res[i].bodies++;
-            if (time_once(&v[i], &prep[i], stream, e0, e1, &us) != dsmSuccess) {
-                fail_variant(b, &v[i], "a warm-up call failed", "launch or execution error");
-                res[i].status = BENCH_VARIANT_TIMING_FAILED;
-            }
+            if (!run_once(b, &v[i], &prep[i], stream, e0, e1, -1, &us))
+                res[i].status = v[i].sample != NULL ? BENCH_VARIANT_WRONG : BENCH_VARIANT_TIMING_FAILED;
         }
     /* 3. rounds in rotating order */
     for (int r = 0; r < rounds; ++r)
@@ -121,11 +142,8 @@ int bench_time_variants(bench *b, dsm_stream_t stream, const bench_variant *v, i
             if (res[i].status != BENCH_VARIANT_TIMED)
                 continue;
             res[i].bodies++;
-            dsm_error_t err = time_once(&v[i], &prep[i], stream, e0, e1, &res[i].us[r]);
-            if (err != dsmSuccess) {
-                fail_variant(b, &v[i], "a timed call failed", dsm_error_name(err));
-                res[i].status = BENCH_VARIANT_TIMING_FAILED;
-            }
+            if (!run_once(b, &v[i], &prep[i], stream, e0, e1, r, &res[i].us[r]))
+                res[i].status = v[i].sample != NULL ? BENCH_VARIANT_WRONG : BENCH_VARIANT_TIMING_FAILED;
         }
     int timed = 0;
     for (int i = 0; i < nv; ++i) {

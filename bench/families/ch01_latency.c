@@ -22,7 +22,6 @@ const bench_key_info bench_keys_ch01_latency[] = {
 
 enum {
     LINE_WORDS = 128 / sizeof(uint32_t), /* one chain element per 128-byte cache line */
-    MAX_REPEATS = 16,
     SHARED_THREADS = 128,                /* threads that copy the chain into shared memory */
     LEVELS = 7,
     MAX_CLUSTER = 16,
@@ -32,7 +31,7 @@ enum {
  * HBM chain (still four times the L2) and the repeats; the emulator dry run
  * uses small ones, only to check the kernels, the chains and the output. */
 typedef struct ladder_sizes {
-    uint32_t repeats;      /* timed launches per level (after one warm-up) */
+    uint32_t repeats;      /* sampled launches per level (after the check and one warm-up; the dry run samples one) */
     uint32_t shared_words; /* chain length in shared memory (local and DSMEM) */
     uint32_t shared_steps; /* loads per timed launch in shared memory */
     size_t l2_bytes;       /* working set that fits in L2 */
@@ -50,7 +49,7 @@ static const ladder_sizes full_sizes = {9, 4096, 65535, (size_t)4 << 20, (size_t
                                         (size_t)256 << 20, 120 << 10};
 static const ladder_sizes quick_sizes = {5, 4096, 65535, (size_t)4 << 20, (size_t)256 << 20, 16383,
                                          (size_t)256 << 20, 120 << 10};
-static const ladder_sizes dry_sizes = {3, 1024, 4095, (size_t)64 << 10, (size_t)1 << 20, 2047,
+static const ladder_sizes dry_sizes = {1, 1024, 4095, (size_t)64 << 10, (size_t)1 << 20, 2047,
                                        (size_t)2 << 20, 4 << 10};
 
 /* One level of the ladder: cycles per load over the timed repeats. */
@@ -115,105 +114,172 @@ static int ok(bench *b, const char *kernel, const char *level, const char *what,
 
 /* ---- levels ---- */
 
+/* One level's chase as a variant of bench_time_variants (its check and its sample, below): the
+ * chains on the host (the CPU reference), the device buffers and the launch. */
+typedef struct chase {
+    bench *b;
+    ladder_row *row;
+    const char *kernel;           /* chase_shared or chase_global: what a wrong chase fails */
+    uint32_t *chains[MAX_CLUSTER]; /* shared levels: CTA c's chain; global levels: chains[0] */
+    uint32_t *d_next, *d_last;
+    unsigned long long *d_cycles;
+    dsm_launch_config cfg;
+    uint32_t n, ctas, remote;     /* shared levels */
+    uint32_t lines, pos;          /* global levels: the chain's length in lines, the line it is at */
+    int warm_whole_set;           /* global levels: the check walks the whole chain (L2) */
+} chase;
+
+static void chase_free(chase *c)
+{
+    dsm_free(c->d_next);
+    dsm_free(c->d_last);
+    dsm_free(c->d_cycles);
+    for (uint32_t i = 0; i < MAX_CLUSTER; ++i)
+        free(c->chains[i]);
+}
+
+/* One launch of a shared level's chase_shared, every CTA's end of chain checked against the CPU walk;
+ * CTA 0's cycles per load in *per_load. 0 when wrong (reported). */
+static int shared_launch(chase *c, double *per_load)
+{
+    bench *b = c->b;
+    const char *level = c->row->level;
+    uint32_t start = 0, steps = c->row->steps, last[MAX_CLUSTER];
+    unsigned long long cycles[MAX_CLUSTER];
+    const uint32_t *next_arg = c->d_next;
+    void *args[] = {&next_arg, &c->n, &start, &steps, &c->remote, &c->d_last, &c->d_cycles};
+    if (!(ok(b, "chase_shared", level, "dsm_memset", dsm_memset(c->d_last, 0xff, c->ctas * sizeof(uint32_t))) &&
+          ok(b, "chase_shared", level, "launch of chase_shared", dsm_launch_sync(&c->cfg, DSM_KERNEL(chase_shared), args)) &&
+          ok(b, "chase_shared", level, "dsm_memcpy_to_host", dsm_memcpy_to_host(last, c->d_last, c->ctas * sizeof last[0])) &&
+          ok(b, "chase_shared", level, "dsm_memcpy_to_host",
+             dsm_memcpy_to_host(cycles, c->d_cycles, c->ctas * sizeof cycles[0]))))
+        return 0;
+    for (uint32_t k = 0; k < c->ctas; ++k) {
+        uint32_t want = follow(c->chains[c->remote ? (k + 1) % c->ctas : k], start, steps);
+        if (last[k] != want) {
+            bench_fail_kernel(b, "chase_shared", "%s: chase_shared: CTA %u's chase ended at %u, the CPU reference at %u",
+                              level, k, last[k], want);
+            return 0;
+        }
+    }
+    *per_load = (double)cycles[0] / steps;
+    return 1;
+}
+
+/* One launch of a global level's chase_global for `steps` loads from where the last one stopped,
+ * its end of chain checked against the CPU walk; cycles per load in *per_load. 0 when wrong (reported). */
+static int global_launch(chase *c, uint32_t steps, double *per_load)
+{
+    bench *b = c->b;
+    const char *level = c->row->level;
+    uint32_t start = c->pos * LINE_WORDS, last = 0;
+    unsigned long long cycles = 0;
+    const uint32_t *next_arg = c->d_next;
+    void *args[] = {&next_arg, &start, &steps, &c->d_last, &c->d_cycles};
+    if (!(ok(b, "chase_global", level, "dsm_memset", dsm_memset(c->d_last, 0xff, sizeof(uint32_t))) &&
+          ok(b, "chase_global", level, "launch of chase_global", dsm_launch_sync(&c->cfg, DSM_KERNEL(chase_global), args)) &&
+          ok(b, "chase_global", level, "dsm_memcpy_to_host", dsm_memcpy_to_host(&last, c->d_last, sizeof last)) &&
+          ok(b, "chase_global", level, "dsm_memcpy_to_host", dsm_memcpy_to_host(&cycles, c->d_cycles, sizeof cycles))))
+        return 0;
+    c->pos = follow(c->chains[0], c->pos, steps);
+    if (last != c->pos * LINE_WORDS) {
+        bench_fail_kernel(b, "chase_global", "%s: chase_global: the chase ended at %u, the CPU reference at %u", level,
+                          last, c->pos * LINE_WORDS);
+        return 0;
+    }
+    *per_load = (double)cycles / steps;
+    return 1;
+}
+
+/* bench_variant's check: one launch checked (for L2: the whole chain walked once, so that every line
+ * sits in L2). The launches report their failures themselves. */
+static int chase_check(void *ctx, char *why, size_t why_len)
+{
+    chase *c = ctx;
+    double unused;
+    (void)why, (void)why_len;
+    if (c->ctas > 0) /* a shared level */
+        return shared_launch(c, &unused);
+    return global_launch(c, c->warm_whole_set ? c->lines : c->row->steps, &unused);
+}
+
+/* bench_variant's sample: one checked launch, its cycles per load. */
+static int chase_sample(void *ctx, int round, double *value, char *why, size_t why_len)
+{
+    chase *c = ctx;
+    (void)round, (void)why, (void)why_len;
+    return c->ctas > 0 ? shared_launch(c, value) : global_launch(c, c->row->steps, value);
+}
+
 /* Local shared memory (remote == 0) or DSMEM (remote == 1): a cluster of
  * row->cluster CTAs, each with its own random chain, each on an SM of its own;
  * every CTA's thread 0 chases (its peer's copy, rank + 1), CTA 0's is timed
- * with clock64 inside the kernel. A cluster that cannot be launched (too big
- * for a GPC with one CTA per SM) leaves a row with the launch's error. */
-static void measure_shared(bench *b, const ladder_sizes *sz, uint32_t remote, ladder_row *row)
+ * with clock64 inside the kernel. Returns 1 when c is ready to run; 0 when a
+ * setup call failed (reported) or the cluster cannot be launched (too big for
+ * a GPC with one CTA per SM: row->unfit, a row with the launch's error). */
+static int setup_shared(bench *b, const ladder_sizes *sz, uint32_t remote, ladder_row *row, chase *c)
 {
     uint32_t n = sz->shared_words, ctas = row->cluster;
-    uint32_t *chains[MAX_CLUSTER] = {0};
-    uint32_t *d_next = NULL, *d_last = NULL, last[MAX_CLUSTER];
-    unsigned long long *d_cycles = NULL, cycles[MAX_CLUSTER];
-    double per_load[MAX_REPEATS];
+    *c = (chase){b, row, "chase_shared", {0}, NULL, NULL, NULL, {DSM_DIM3(ctas, 1, 1), DSM_DIM3(SHARED_THREADS, 1, 1),
+                 DSM_DIM3(ctas, 1, 1), 0}, n, ctas, remote, 0, 0, 0};
+    row->working_set = (size_t)n * sizeof(uint32_t);
+    row->steps = sz->shared_steps;
     int good = 1;
-    for (uint32_t c = 0; c < ctas; ++c)
-        good &= (chains[c] = single_cycle(n)) != NULL;
+    for (uint32_t k = 0; k < ctas; ++k)
+        good &= (c->chains[k] = single_cycle(n)) != NULL;
     if (!good)
         bench_fail_kernel(b, "chase_shared", "%s: out of host memory", row->level);
-    good = good && ok(b, "chase_shared", row->level, "dsm_malloc", dsm_malloc((void **)&d_next, (size_t)ctas * n * sizeof(uint32_t)));
-    good = good && ok(b, "chase_shared", row->level, "dsm_malloc", dsm_malloc((void **)&d_last, ctas * sizeof(uint32_t)));
-    good = good && ok(b, "chase_shared", row->level, "dsm_malloc", dsm_malloc((void **)&d_cycles, ctas * sizeof(unsigned long long)));
-    for (uint32_t c = 0; good && c < ctas; ++c)
+    good = good && ok(b, "chase_shared", row->level, "dsm_malloc", dsm_malloc((void **)&c->d_next, (size_t)ctas * n * sizeof(uint32_t)));
+    good = good && ok(b, "chase_shared", row->level, "dsm_malloc", dsm_malloc((void **)&c->d_last, ctas * sizeof(uint32_t)));
+    good = good && ok(b, "chase_shared", row->level, "dsm_malloc", dsm_malloc((void **)&c->d_cycles, ctas * sizeof(unsigned long long)));
+    for (uint32_t k = 0; good && k < ctas; ++k)
         good = ok(b, "chase_shared", row->level, "dsm_memcpy_to_device",
-                  dsm_memcpy_to_device(d_next + (size_t)c * n, chains[c], n * sizeof(uint32_t)));
+                  dsm_memcpy_to_device(c->d_next + (size_t)k * n, c->chains[k], n * sizeof(uint32_t)));
 
     size_t smem = (size_t)n * sizeof(uint32_t);
     if (smem < sz->spread_bytes)
         smem = sz->spread_bytes;
+    c->cfg.dynamic_smem_bytes = smem;
     good = good && ok(b, "chase_shared", row->level, "dsm_func_set_max_dynamic_smem",
                       dsm_func_set_max_dynamic_smem(DSM_KERNEL(chase_shared), (int)smem));
     if (good && ctas > 8) /* clusters above 8 CTAs are non-portable: they must be allowed */
         good = ok(b, "chase_shared", row->level, "dsm_func_set_non_portable_cluster_size_allowed",
                   dsm_func_set_non_portable_cluster_size_allowed(DSM_KERNEL(chase_shared), 1));
-    dsm_launch_config cfg = {DSM_DIM3(ctas, 1, 1), DSM_DIM3(SHARED_THREADS, 1, 1), DSM_DIM3(ctas, 1, 1), smem};
     int fits = 0;
-    if (good && ctas > 2 && (dsm_occupancy_max_active_clusters(&fits, DSM_KERNEL(chase_shared), &cfg) != dsmSuccess ||
+    if (good && ctas > 2 && (dsm_occupancy_max_active_clusters(&fits, DSM_KERNEL(chase_shared), &c->cfg) != dsmSuccess ||
                              fits < 1)) {
         row->unfit = "does not fit (cudaOccupancyMaxActiveClusters: 0)";
         good = 0;
     }
-    uint32_t start = 0, steps = sz->shared_steps;
-    const uint32_t *next_arg = d_next;
-    void *args[] = {&next_arg, &n, &start, &steps, &remote, &d_last, &d_cycles};
-
-    for (uint32_t r = 0; good && r <= sz->repeats; ++r) { /* r == 0: warm-up, not counted */
-        good = ok(b, "chase_shared", row->level, "dsm_memset", dsm_memset(d_last, 0xff, ctas * sizeof(uint32_t))) &&
-               ok(b, "chase_shared", row->level, "launch of chase_shared", dsm_launch_sync(&cfg, DSM_KERNEL(chase_shared), args)) &&
-               ok(b, "chase_shared", row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(last, d_last, ctas * sizeof last[0])) &&
-               ok(b, "chase_shared", row->level, "dsm_memcpy_to_host",
-                  dsm_memcpy_to_host(cycles, d_cycles, ctas * sizeof cycles[0]));
-        for (uint32_t c = 0; good && c < ctas; ++c) {
-            uint32_t want = follow(chains[remote ? (c + 1) % ctas : c], start, steps);
-            if (last[c] != want) {
-                bench_fail_kernel(b, "chase_shared", "%s: chase_shared: CTA %u's chase ended at %u, the CPU reference at %u",
-                                  row->level, c, last[c], want);
-                good = 0;
-            }
-        }
-        if (good && r > 0)
-            per_load[r - 1] = (double)cycles[0] / steps;
-    }
-    if (good) {
-        row->cycles = bench_stats_of(per_load, (int)sz->repeats);
-        row->measured = 1;
-    }
-    row->working_set = (size_t)n * sizeof(uint32_t);
-    row->steps = steps;
-    dsm_free(d_next);
-    dsm_free(d_last);
-    dsm_free(d_cycles);
-    for (uint32_t c = 0; c < ctas; ++c)
-        free(chains[c]);
+    return good;
 }
 
 /* Global memory: one element per 128-byte line of a `bytes` working set, in
  * a random single cycle. Every launch continues where the last one stopped,
- * so no line is loaded twice unless the whole cycle was walked: the L2 level
- * first walks it once (warm-up) so that every line sits in L2; the HBM level
- * never completes it, so every load misses. */
-static void measure_global(bench *b, const ladder_sizes *sz, size_t bytes, int warm_whole_set, ladder_row *row)
+ * so no line is loaded twice unless the whole cycle was walked: the L2 level's
+ * check first walks it once so that every line sits in L2; the HBM level
+ * never completes it, so every load misses. Returns 1 when c is ready to run;
+ * 0 when a setup call failed (reported). */
+static int setup_global(bench *b, const ladder_sizes *sz, size_t bytes, int warm_whole_set, ladder_row *row, chase *c)
 {
     uint32_t lines = (uint32_t)(bytes / 128);
-    uint32_t *perm = single_cycle(lines);
+    *c = (chase){b, row, "chase_global", {0}, NULL, NULL, NULL, {DSM_DIM3(1, 1, 1), DSM_DIM3(1, 1, 1), DSM_DIM3(1, 1, 1), 0},
+                 0, 0, 0, lines, 0, warm_whole_set};
     uint32_t *next = calloc((size_t)lines * LINE_WORDS, sizeof *next);
-    uint32_t *d_next = NULL, *d_last = NULL, last = 0;
-    unsigned long long *d_cycles = NULL, cycles = 0;
-    double per_load[MAX_REPEATS];
+    c->chains[0] = single_cycle(lines);
     row->working_set = bytes;
     row->steps = sz->global_steps;
-    int good = perm != NULL && next != NULL;
+    int good = c->chains[0] != NULL && next != NULL;
     if (!good)
         bench_fail_kernel(b, "chase_global", "%s: out of host memory for a %zu-byte chain", row->level, bytes);
     for (uint32_t i = 0; good && i < lines; ++i)
-        next[(size_t)i * LINE_WORDS] = perm[i] * LINE_WORDS; /* indices are in words */
+        next[(size_t)i * LINE_WORDS] = c->chains[0][i] * LINE_WORDS; /* indices are in words */
     good = good && ok(b, "chase_global", row->level, "dsm_malloc",
-                      dsm_malloc((void **)&d_next, (size_t)lines * LINE_WORDS * sizeof(uint32_t)));
-    good = good && ok(b, "chase_global", row->level, "dsm_malloc", dsm_malloc((void **)&d_last, sizeof(uint32_t)));
-    good = good && ok(b, "chase_global", row->level, "dsm_malloc", dsm_malloc((void **)&d_cycles, sizeof(unsigned long long)));
+                      dsm_malloc((void **)&c->d_next, (size_t)lines * LINE_WORDS * sizeof(uint32_t)));
+    good = good && ok(b, "chase_global", row->level, "dsm_malloc", dsm_malloc((void **)&c->d_last, sizeof(uint32_t)));
+    good = good && ok(b, "chase_global", row->level, "dsm_malloc", dsm_malloc((void **)&c->d_cycles, sizeof(unsigned long long)));
     good = good && ok(b, "chase_global", row->level, "dsm_memcpy_to_device",
-                      dsm_memcpy_to_device(d_next, next, (size_t)lines * LINE_WORDS * sizeof(uint32_t)));
+                      dsm_memcpy_to_device(c->d_next, next, (size_t)lines * LINE_WORDS * sizeof(uint32_t)));
     free(next);
     if (good && !warm_whole_set) { /* the copy left the chain's last lines in L2: write something else over them */
         void *scratch = NULL;
@@ -222,37 +288,23 @@ static void measure_global(bench *b, const ladder_sizes *sz, size_t bytes, int w
                ok(b, "chase_global", row->level, "dsm_device_synchronize", dsm_device_synchronize());
         dsm_free(scratch);
     }
+    return good;
+}
 
-    dsm_launch_config cfg = {DSM_DIM3(1, 1, 1), DSM_DIM3(1, 1, 1), DSM_DIM3(1, 1, 1), 0};
-    uint32_t pos = 0; /* current line */
-    for (uint32_t r = 0; good && r <= sz->repeats; ++r) { /* r == 0: warm-up, not counted */
-        uint32_t steps = (r == 0 && warm_whole_set) ? lines : sz->global_steps;
-        uint32_t start = pos * LINE_WORDS;
-        const uint32_t *next_arg = d_next;
-        void *args[] = {&next_arg, &start, &steps, &d_last, &d_cycles};
-        good = ok(b, "chase_global", row->level, "dsm_memset", dsm_memset(d_last, 0xff, sizeof(uint32_t))) &&
-               ok(b, "chase_global", row->level, "launch of chase_global", dsm_launch_sync(&cfg, DSM_KERNEL(chase_global), args)) &&
-               ok(b, "chase_global", row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(&last, d_last, sizeof last)) &&
-               ok(b, "chase_global", row->level, "dsm_memcpy_to_host", dsm_memcpy_to_host(&cycles, d_cycles, sizeof cycles));
-        if (!good)
-            break;
-        pos = follow(perm, pos, steps);
-        if (last != pos * LINE_WORDS) {
-            bench_fail_kernel(b, "chase_global", "%s: chase_global: the chase ended at %u, the CPU reference at %u",
-                              row->level, last, pos * LINE_WORDS);
-            good = 0;
-        } else if (r > 0) {
-            per_load[r - 1] = (double)cycles / steps;
+/* Checks, then samples, the n chases c (each set up) interleaved in rotating rounds
+ * (bench_time_variants): sz->repeats rounds after one warm-up; each row gets its cycles per load. */
+static void run_chases(bench *b, const ladder_sizes *sz, chase *c, int n)
+{
+    bench_variant v[LEVELS] = {{0}};
+    bench_variant_result res[LEVELS];
+    for (int i = 0; i < n; ++i)
+        v[i] = (bench_variant){c[i].row->level, c[i].kernel, &c[i], chase_check, NULL, 0, 0, 0, chase_sample};
+    bench_time_variants(b, NULL, v, n, 1, (int)sz->repeats, res); /* sampling variants use no stream */
+    for (int i = 0; i < n; ++i)
+        if (res[i].status == BENCH_VARIANT_TIMED) {
+            c[i].row->cycles = res[i].stats;
+            c[i].row->measured = 1;
         }
-    }
-    if (good) {
-        row->cycles = bench_stats_of(per_load, (int)sz->repeats);
-        row->measured = 1;
-    }
-    dsm_free(d_next);
-    dsm_free(d_last);
-    dsm_free(d_cycles);
-    free(perm);
 }
 
 /* ---- output ---- */
@@ -326,18 +378,30 @@ int bench_family_ch01_latency(bench *b)
         {"L2", "latency_cycles.l2", 0, 0, 0, {0, 0, 0, 0}, 0, NULL},
         {"HBM", "latency_cycles.hbm", 0, 0, 0, {0, 0, 0, 0}, 0, NULL},
     };
+    /* The shared-memory levels interleaved, round by round; L2 and HBM each alone: a chase of the other
+     * between two of its rounds would move its lines in or out of L2. */
+    chase c[LEVELS];
+    int n = 0;
+    for (int i = 0; i < LEVELS; ++i)
+        if (rows[i].cluster > 0 && setup_shared(b, sz, i > 0, &rows[i], &c[n]))
+            ++n;
+        else if (rows[i].cluster > 0)
+            chase_free(&c[n]);
+    bench_progress(b, "local shared memory and DSMEM (%d levels that fit, interleaved)", n);
+    run_chases(b, sz, c, n);
+    for (int i = 0; i < n; ++i)
+        chase_free(&c[i]);
     for (int i = 0; i < LEVELS; ++i) {
         char ws[32];
-        if (rows[i].cluster == 0) {
-            int l2 = strcmp(rows[i].key, "latency_cycles.l2") == 0;
-            size_t bytes = l2 ? sz->l2_bytes : sz->hbm_bytes;
-            size_text(ws, sizeof ws, bytes);
-            bench_progress(b, "%s (%s working set)", rows[i].level, ws);
-            measure_global(b, sz, bytes, l2, &rows[i]);
-        } else {
-            bench_progress(b, "%s", rows[i].level);
-            measure_shared(b, sz, i > 0, &rows[i]);
-        }
+        if (rows[i].cluster > 0)
+            continue;
+        int l2 = strcmp(rows[i].key, "latency_cycles.l2") == 0;
+        size_t bytes = l2 ? sz->l2_bytes : sz->hbm_bytes;
+        size_text(ws, sizeof ws, bytes);
+        bench_progress(b, "%s (%s working set)", rows[i].level, ws);
+        if (setup_global(b, sz, bytes, l2, &rows[i], &c[0]))
+            run_chases(b, sz, c, 1);
+        chase_free(&c[0]);
     }
     write_results(b, sz, rows);
     int failed = 0;

@@ -278,7 +278,7 @@ static int hist_time(bench *b, hist_point *h, int warmup, int repeats, bench_sta
         bench_fail_kernel(b, h->kernel, "%s: creating a stream failed", h->what);
         return 0;
     }
-    bench_variant v = {h->what, h->kernel, h, hist_check, hist_call, 0, 0, 1};
+    bench_variant v = {h->what, h->kernel, h, hist_check, hist_call, 0, 0, 1, NULL};
     bench_variant_result res;
     bench_time_variants(b, stream, &v, 1, warmup, repeats, &res);
     if (res.status != BENCH_VARIANT_TIMED)

@@ -161,7 +161,7 @@ int bench_family_ch08_launch_anatomy(bench *b)
             pts[i].ctas = pts[i].ctas > 16 ? 16 : pts[i].ctas, pts[i].threads = 32;
         snprintf(pts[i].name, sizeof pts[i].name, "launch anatomy, %s", pts[i].what);
         vars[i] = (bench_variant){pts[i].name, pts[i].rs ? "rs_probe" : "launch_mark", &pts[i], anat_check,
-                                  anat_timed_call, pts[i].pdl, 1, dry ? 1 : ANAT_CALLS};
+                                  anat_timed_call, pts[i].pdl, 1, dry ? 1 : ANAT_CALLS, NULL};
     }
     bench_time_variants(b, c.s, vars, NPTS, 1, ANAT_ROUNDS, res);
     bench_report(b, "\n### What a call costs before any work: empty kernels (µs per call, graph of %d calls, %d "

@@ -442,7 +442,7 @@ static void test_variants_are_timed_once_per_round_in_rotating_order(void **stat
     fake_variant f[3] = {{0, 1}, {1, 1}, {2, 1}};
     bench_variant v[3];
     for (int i = 0; i < 3; ++i)
-        v[i] = (bench_variant){"fake", NULL, &f[i], fake_check, fake_call, 0, 0, 1}; /* host launches, one call */
+        v[i] = (bench_variant){"fake", NULL, &f[i], fake_check, fake_call, 0, 0, 1, NULL}; /* host launches, one call */
     bench_variant_result res[3];
     call_count = 0;
     assert_int_equal(bench_time_variants(&b, s, v, 3, 0, 4, res), 3);
@@ -468,8 +468,8 @@ static void test_a_variant_whose_check_fails_is_never_timed_and_fails_its_kernel
     dsm_stream_t s = NULL;
     assert_int_equal(dsm_stream_create(&s), dsmSuccess);
     fake_variant f[2] = {{0, 1}, {1, 0}};
-    bench_variant v[2] = {{"right", "xchg_vec_dsmem", &f[0], fake_check, fake_call, 0, 0, 1},
-                          {"wrong", "xchg_vec_gmem", &f[1], fake_check, fake_call, 0, 0, 1}};
+    bench_variant v[2] = {{"right", "xchg_vec_dsmem", &f[0], fake_check, fake_call, 0, 0, 1, NULL},
+                          {"wrong", "xchg_vec_gmem", &f[1], fake_check, fake_call, 0, 0, 1, NULL}};
     bench_variant_result res[2];
     call_count = 0;
     assert_int_equal(bench_time_variants(&b, s, v, 2, 1, 3, res), 1);
@@ -487,6 +487,51 @@ static void test_a_variant_whose_check_fails_is_never_timed_and_fails_its_kernel
     text_free(&b.failed_kernels);
     text_free(&b.failure_log);
     dsm_stream_destroy(s);
+}
+
+/* A sampling variant's round: its value is 10 x round + id, logged; wrong from round `right` on
+ * (fake_variant.right: the first wrong round, or a large number). */
+static int fake_sample(void *ctx, int round, double *value, char *why, size_t why_len)
+{
+    fake_variant *f = ctx;
+    if (call_count < 64)
+        call_log[call_count++] = f->id;
+    if (round >= f->right) {
+        snprintf(why, why_len, "round %d: the token is 7, the contract says 9", round);
+        return 0;
+    }
+    *value = 10.0 * round + f->id;
+    return 1;
+}
+
+static void test_a_sampling_variant_keeps_its_values_in_rotating_rounds_and_fails_at_its_first_wrong_round(void **state)
+{
+    (void)state;
+    static bench b;
+    memset(&b, 0, sizeof b);
+    b.family = "ch05_pingpong";
+    fake_variant f[2] = {{0, 1000}, {1, 2}};
+    bench_variant v[2] = {{"right", "pp_flag_relaxed", &f[0], fake_check, NULL, 0, 0, 0, fake_sample},
+                          {"wrong later", "pp_flag_global_relaxed", &f[1], fake_check, NULL, 0, 0, 0, fake_sample}};
+    bench_variant_result res[2];
+    call_count = 0;
+    assert_int_equal(bench_time_variants(&b, NULL, v, 2, 0, 4, res), 1);
+    int want[] = {0, 1, 1, 0, 0, 1, 0}; /* rounds 0 and 1 rotate; the wrong one samples no more after round 2 */
+    assert_int_equal(call_count, 7);
+    for (int i = 0; i < 7; ++i)
+        assert_int_equal(call_log[i], want[i]);
+    assert_int_equal(res[0].status, BENCH_VARIANT_TIMED);
+    assert_int_equal(res[0].stats.n, 4);
+    assert_true(res[0].us[3] == 30.0 && res[0].stats.min == 0.0 && res[0].stats.max == 30.0);
+    assert_int_equal(res[1].status, BENCH_VARIANT_WRONG);
+    assert_int_equal(res[1].stats.n, 0);
+    assert_int_equal(bench_pair_ratio(&res[1], &res[0]).n, 0);
+    assert_int_equal(b.failures, 1);
+    assert_false(bench_kernel_ok(&b, "pp_flag_global_relaxed"));
+    assert_true(bench_kernel_ok(&b, "pp_flag_relaxed"));
+    assert_non_null(strstr(b.failure_log.s, "round 2: the token is 7"));
+    text_free(&b.failed_kernels);
+    text_free(&b.failure_log);
 }
 
 static void test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_ratio_of_medians(void **state)
@@ -552,6 +597,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_the_ncu_plan_lists_every_profile_of_the_families_counter_tables),
     cmocka_unit_test(test_variants_are_timed_once_per_round_in_rotating_order),
     cmocka_unit_test(test_a_variant_whose_check_fails_is_never_timed_and_fails_its_kernel_at_once),
+    cmocka_unit_test(test_a_sampling_variant_keeps_its_values_in_rotating_rounds_and_fails_at_its_first_wrong_round),
     cmocka_unit_test(test_a_pair_ratio_is_the_median_of_the_per_round_ratios_not_the_ratio_of_medians),
 };
 

@@ -135,7 +135,7 @@ static void time_points(bench *b, const plan *p, point **pts, int n)
     bench_variant v[2];
     bench_variant_result res[2];
     for (int i = 0; i < n; ++i)
-        v[i] = (bench_variant){pts[i]->what, pts[i]->r->kernel, pts[i], point_check, point_call, 0, 0, 1};
+        v[i] = (bench_variant){pts[i]->what, pts[i]->r->kernel, pts[i], point_check, point_call, 0, 0, 1, NULL};
     bench_time_variants(b, stream, v, n, p->warmup, p->repeats, res);
     for (int i = 0; i < n; ++i) {
         result *r = pts[i]->r;

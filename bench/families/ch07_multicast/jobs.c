@@ -281,7 +281,7 @@ double mcast_time_pair(bench *b, const plan *p, dsm_stream_t stream, job jobs[2]
     int ready[2];
     for (int m = 0; m < 2; ++m) {
         ready[m] = jobs[m].out != NULL;
-        v[m] = (bench_variant){jobs[m].what, jobs[m].r.kernel, &jobs[m], job_check, job_call, 0, 0, 1};
+        v[m] = (bench_variant){jobs[m].what, jobs[m].r.kernel, &jobs[m], job_check, job_call, 0, 0, 1, NULL};
     }
     bench_stats speed = {0, 0, 0, 0};
     if (ready[0] && ready[1]) {

@@ -297,6 +297,6 @@ bench_variant gemv_point_variant(gemv_point *pt, ctx *c, const problem *p, int v
              p->sh->M, p->sh->K, p->nb, gemv_vname[v], g->split, g->rows, g->threads, g->unroll,
              g->cattr ? " cluster-attr" : "", g->pdl ? " pdl" : "", graph ? "" : " host launches");
     bench_variant var = {pt->name, gemv_variant_kernel(v, p->nb), pt, point_check, point_call, g->pdl, graph,
-                         p->ncalls};
+                         p->ncalls, NULL};
     return var;
 }
