@@ -23,7 +23,7 @@ set key outside bottom center horizontal samplen 2.5 font "DejaVu Sans,12"
 ok(p, pat) = strcol(5) eq p && strcol(6) eq pat && strcol(12) eq "cudaSuccess"
 pick(p, pat) = ok(p, pat) ? $17 : NaN
 stats csv using (strcol(12) eq "cudaSuccess" ? $17 : NaN) nooutput
-set yrange [0:STATS_max * 1.08]
+set yrange [0:(STATS_max > 0 ? STATS_max * 1.08 : 1)]   # a dry run measures zeros
 set bmargin 6.5
 set multiplot layout 1,2
 set title "DSMEM" font "DejaVu Sans,13"
