@@ -1,6 +1,6 @@
 -- plotmeta.lua: where a plot's data was measured (GPU, driver, SM clock, date), read from its
--- CSV's columns gpu, driver, sm_clock_mhz and date (first data row), with summary.json in the
--- CSV's folder filling what the CSV lacks, and lines `# date: 2026-11-29` (or gpu, driver,
+-- CSV's columns gpu, driver, sm_clock_mhz and date (first data row), with the run's machine.txt in
+-- the CSV's folder filling what the CSV lacks, and lines `# date: 2026-11-29` (or gpu, driver,
 -- sm_clock_mhz) of the plot script saying what neither says or correcting it; figures.lua
 -- adds the sentence to the plot's caption.
 
@@ -61,13 +61,16 @@ function M.read(path, script)
       end
     end
   end
-  local summary = files.exists(pandoc.path.join({ pandoc.path.directory(path), "summary.json" }))
-    and files.read(pandoc.path.join({ pandoc.path.directory(path), "summary.json" }))
-  if summary then
-    for _, key in ipairs(KEYS) do
-      if not meta[key] then
-        meta[key] = summary:match('"' .. key .. '"%s*:%s*"([^"]*)"') or summary:match('"' .. key .. '"%s*:%s*([%d%.]+)')
-      end
+  -- the run's machine.txt (what bench/driver/machine.c writes: "gpu: ...", "driver: ...",
+  -- "SM clock (cudaDevAttrClockRate): 1980 MHz", "date: ...") fills what the CSV lacks
+  local machine_path = pandoc.path.join({ pandoc.path.directory(path), "machine.txt" })
+  local machine = files.exists(machine_path) and files.read(machine_path)
+  for _, line in ipairs(machine and files.lines(machine) or {}) do
+    local name, value = line:match("^([^:]+):%s*(.-)%s*$")
+    local key = ({ gpu = "gpu", driver = "driver", date = "date",
+                   ["SM clock (cudaDevAttrClockRate)"] = "sm_clock_mhz" })[name or ""]
+    if key and not meta[key] and value ~= "" then
+      meta[key] = key == "sm_clock_mhz" and value:match("^(%d+)") or value
     end
   end
   local own = script and files.exists(script) and files.read(script)
