@@ -39,6 +39,7 @@ const char *dsm_error_string(dsm_error_t e)
     case dsmErrorLaunchOutOfResources: return "too many resources requested for launch";
     case dsmErrorLaunchTimeout: return "the launch timed out and was terminated";
     case dsmErrorLaunchFailure: return "unspecified launch failure";
+    case dsmErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case dsmErrorNotSupported: return "operation not supported";
     case dsmErrorInvalidClusterSize: return "cluster misconfiguration";
     case dsmErrorUnknown: return "unknown error";
