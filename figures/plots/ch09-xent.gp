@@ -3,7 +3,7 @@
 # Columns: 5 dtype, 6 V, 7 M, 8 variant, 11 status, 12 us (median), 16 TB/s; PyTorch from the
 # _torch.csv beside it: 5 dtype, 6 V, 7 M, 8 impl, 9 status, 10 us (median).
 #   gnuplot -e "csv='build/bench/latest/ch09_xent.csv'; out='x.svg'" figures/plots/ch09-xent.gp
-set terminal svg size 960,760 fixed enhanced font "DejaVu Sans,13" background rgb "white"
+set terminal svg size 960,760 fixed enhanced font "DejaVu Sans,14" background rgb "white"
 set output out
 torch = csv[1:strlen(csv) - 4] . "_torch.csv"
 set datafile separator ","
