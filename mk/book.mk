@@ -88,6 +88,8 @@ book-check: $(BOOK_PARTS) build/book/parts.list
 
 test-book: book-check book build/book.html | book-test-deps
 	bash tests/book/run.sh
+	$(PYTHON) tools/book/check_plot_keys.py --self-test
+	$(PYTHON) tools/book/check_plot_keys.py $(BOOK_PLOT_GPS)
 	$(PYTHON) tools/book/check_html.py build/book.html build/book/site --columns $(BOOK_CODE_COLUMNS)
 	$(PYTHON) tools/book/check_pdf.py build/book.pdf build/book.html
 	$(PYTHON) tools/book/check_browser.py build/book/site build/book-test

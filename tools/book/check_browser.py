@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check_browser.py: open every page of the site in headless Chromium (one browser, driven by
-cdp.py) at 320, 390, 768, 1280 and 1920 px (and dark at 390 and 1280) and check what a reader
+cdp.py) at 320, 390, 768, 1280 and 1920 px, light and dark, and check what a reader
 meets: images load; figures scale to their column and open full size; code wraps, never inside a
 name; tables fit, or scroll in a box that fits; numbers and units never break; nothing lies
 outside the column; the search results lie inside the window; each chapter's outline marks the
@@ -12,7 +12,7 @@ finds misspellings, counts in good English, and each result lands on its section
 marked; no SVG text touches the drawing's edge, overlaps other text or has a line through it.
 Keeps screenshots of the first chapter and index.html at every width, light and dark.
 Usage: check_browser.py build/book/site build/book-test [--quick]   (--quick: 390 and 1280 px,
-       no screenshots; for the tests of the checks themselves)"""
+       light only, no screenshots; for the tests of the checks themselves)"""
 
 import html
 import json
@@ -26,7 +26,6 @@ sys.path.insert(0, HERE)
 from cdp import Browser, Error  # noqa: E402
 
 WIDTHS = (320, 390, 768, 1280, 1920)
-DARK_WIDTHS = (390, 1280)       # every page is also laid out in the dark theme at these widths
 HEIGHT = 900
 
 
@@ -55,6 +54,14 @@ class Probe:
         self.b.js(self.script)
         return self
 
+    def dark_in_place(self):
+        """The open page switched to the system's dark theme without a reload (the CSS and book.js
+        follow prefers-color-scheme), after two frames; False if the page does not see it."""
+        self.b.call("Emulation.setEmulatedMedia", {"media": "", "features": [
+            {"name": "prefers-color-scheme", "value": "dark"}]})
+        return self.b.js("new Promise(function (done) { requestAnimationFrame(function () { requestAnimationFrame("
+                         "function () { done(matchMedia('(prefers-color-scheme: dark)').matches); }); }); })")
+
     def call(self, expr):
         return self.b.js("window.BookProbe." + expr)
 
@@ -80,9 +87,9 @@ def svg_probe_page(site):
 
 def main(site, out, quick=False):
     global WIDTHS
-    dark_widths = DARK_WIDTHS
+    dark = not quick
     if quick:
-        WIDTHS, dark_widths = (390, 1280), ()
+        WIDTHS = (390, 1280)
     os.makedirs(out, exist_ok=True)
     results = []
 
@@ -97,21 +104,30 @@ def main(site, out, quick=False):
     with Browser() as browser:
         p = Probe(browser)
 
-        # Every page at every width.
+        # Every page at every width, light, then dark in the same tab (no second load); the index
+        # is opened again in the dark for the search panel, as the light search has changed it.
         found, panels = {}, {}
-        for width, dark in [(w, False) for w in WIDTHS] + [(w, True) for w in dark_widths]:
+        for width in WIDTHS:
             for n in names:
-                key = (n, width) if not dark else (n, f"{width} dark")
                 try:
-                    p.open(url(site, n), width, dark=dark)
-                    found[key] = p.call("layout()")
+                    p.open(url(site, n), width)
+                    found[(n, width)] = p.call("layout()")
+                    if dark and n != "index.html":
+                        if not p.dark_in_place():
+                            raise Error("the page does not see the dark theme")
+                        found[(n, f"{width} dark")] = p.call("layout()")
                     if n == "index.html":
-                        panels[key] = p.call(f"searchPanel({json.dumps(word)})")
+                        panels[(n, width)] = p.call(f"searchPanel({json.dumps(word)})")
+                        if dark:
+                            p.open(url(site, n), width, dark=True)
+                            found[(n, f"{width} dark")] = p.call("layout()")
+                            panels[(n, f"{width} dark")] = p.call(f"searchPanel({json.dumps(word)})")
                 except Error as e:
-                    found[key] = None
-                    print(f"    {n} at {key[1]}px: {e}", file=sys.stderr)
+                    found.setdefault((n, width), None)
+                    found[(n, f"{width} dark")] = None
+                    print(f"    {n} at {width}px: {e}", file=sys.stderr)
         check("every page loads in Chromium and runs its scripts, at " + ", ".join(map(str, WIDTHS)) + " px"
-              + (" (and dark at " + ", ".join(map(str, dark_widths)) + " px)" if dark_widths else ""),
+              + (", light and dark" if dark else ""),
               [f"{n} at {w}px" for (n, w), r in found.items() if r is None])
         ok = {k: r for k, r in found.items() if r}
         at = lambda w: {n: r for (n, ww), r in ok.items() if ww == w}  # noqa: E731
