@@ -271,7 +271,7 @@ static int time_set(xctx *c, xvar *v, int n, int rounds, bench_variant_result *r
     bench_variant bv[XV_MAX];
     for (int i = 0; i < n; ++i)
         bv[i] = (bench_variant){v[i].name, v[i].kernel, &v[i], xv_check, xv_call, 0, 1,
-                                c->copies < 4 ? 4 : c->copies};
+                                c->copies < 4 ? 4 : c->copies, NULL};
     return bench_time_variants(c->b, c->s, bv, n, 1, rounds, res);
 }
 

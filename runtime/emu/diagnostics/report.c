@@ -292,7 +292,7 @@ void emu_report_timeline(emu_launch *L, const emu_tl_event *ev, int nev)
                                     emu_site_short(c->exit_site, where, sizeof where));
         else if (len < sizeof line - 40)
             len += (size_t)snprintf(line + len, sizeof line - len, " (running)");
-        char label[16];
+        char label[24];   /* "  rank " and any uint32_t */
         snprintf(label, sizeof label, "  rank %u", r);
         emu_report_line(label, "%s", line);
     }
