@@ -50,6 +50,9 @@ int emu_report_verbose(void);
 void emu_report_cta_states(emu_launch *L);
 
 /* ---- report_access.c: reports shared by several mechanisms ---- */
+/* The lines every lifetime-trap report ends with, whatever made the access: when and where owner
+ * exited, what the GPU does, the fix. */
+void emu_report_dead_peer_tail(const emu_cta *owner);
 /* Thread t accessed (`what`) shared memory of CTA `owner` after owner exited: the lifetime trap. */
 void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what);
 /* Thread t read the poison at `off` of owner's shared memory: unpublished (a peer's) or uninitialised (its own). */

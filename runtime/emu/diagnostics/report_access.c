@@ -1,6 +1,17 @@
 /* report_access.c: the reports several mechanisms make about one access: a dead peer's memory (the lifetime trap) and a read of the poison. */
 #include "emu_diagnostics.h"
 
+void emu_report_dead_peer_tail(const emu_cta *owner)
+{
+    emu_report_line("exited", "rank %u exited in phase %u; its last thread returned after:", owner->rank,
+                    owner->exit_phase);
+    emu_report_site("", owner->exit_site);
+    emu_report_line("on GPU", "cudaErrorLaunchFailure (719, \"unspecified launch failure\"), often only "
+                              "sometimes: it depends on which CTA finishes first");
+    emu_report_line("fix", "keep rank %u alive: every CTA must reach a cluster barrier (dsm_cluster_sync) after "
+                           "the last remote access and before it exits", owner->rank);
+}
+
 void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char *what)
 {
     emu_launch *L = emu_cur;
@@ -11,13 +22,7 @@ void emu_report_dead_peer(emu_thread *t, emu_cta *owner, size_t off, const char 
     emu_report_who(L, t);
     emu_report_site("where", t->site);
     emu_report_line("memory", "rank %u's shared memory, offset 0x%zx", owner->rank, off);
-    emu_report_line("exited", "rank %u exited in phase %u; its last thread returned after:", owner->rank,
-                    owner->exit_phase);
-    emu_report_site("", owner->exit_site);
-    emu_report_line("on GPU", "cudaErrorLaunchFailure (719, \"unspecified launch failure\"), often only "
-                              "sometimes: it depends on which CTA finishes first");
-    emu_report_line("fix", "keep rank %u alive: every CTA must reach a cluster barrier (dsm_cluster_sync) after "
-                           "the last remote access and before it exits", owner->rank);
+    emu_report_dead_peer_tail(owner);
     emu_tl_event ev = {(int32_t)t->cta->rank, t->waits, t->tid, "this access", t->site};
     emu_report_timeline(L, &ev, 1);
     emu_report_end();

@@ -107,14 +107,7 @@ static void fault_lifetime(emu_launch *L, emu_thread *t, emu_cta *owner)
     emu_report_pc("where", fault.pc);
     emu_report_line("memory", "rank %u's shared memory, offset 0x%zx, through a plain pointer", owner->rank,
                     (size_t)((unsigned char *)fault.addr - owner->window));
-    emu_report_line("exited", "rank %u exited in phase %u; its last thread returned after:", owner->rank,
-                    owner->exit_phase);
-    emu_report_site("", owner->exit_site);
-    emu_report_line("on GPU", "cudaErrorLaunchFailure (719, \"unspecified launch failure\"), often only "
-                              "sometimes: it depends on which CTA finishes first");
-    emu_report_line("fix", "keep rank %u alive: every CTA must reach a cluster barrier (dsm_cluster_sync) after "
-                           "the last remote access and before it exits",
-                    owner->rank);
+    emu_report_dead_peer_tail(owner);
     emu_site here = {NULL, 0, fault.pc};
     emu_tl_event ev = {(int32_t)t->cta->rank, t->waits, t->tid, "this access", here};
     emu_report_timeline(L, &ev, 1);
