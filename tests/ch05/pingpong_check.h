@@ -83,6 +83,24 @@ static inline void pp_expect_success(dsm_error_t err, const char *what, const ch
  * trace), then checks: the launch succeeded with no emulator report; every
  * receipt of every CTA holds exactly the token of its hop, in order; last[]
  * holds each CTA's final token. Returns the emulator's counts. */
+/* Frees what one pp_run_and_check_ex run allocated (d_trace may be NULL). */
+static inline void pp_free_run(uint32_t *d_first, uint32_t *d_slots, uint32_t *d_last, unsigned long long *d_cycles,
+                               uint32_t *d_trace, uint32_t *first, uint32_t *garbage, uint32_t *trace,
+                               uint32_t *last, unsigned long long *cycles)
+{
+    dsm_free(d_first);
+    dsm_free(d_slots);
+    dsm_free(d_last);
+    dsm_free(d_cycles);
+    if (d_trace)
+        dsm_free(d_trace);
+    free(first);
+    free(garbage);
+    free(trace);
+    free(last);
+    free(cycles);
+}
+
 static inline pp_outcome pp_run_and_check_ex(const pp_launch *l, const pp_tokens *x)
 {
     uint32_t ctas = 2u * l->clusters;
@@ -132,17 +150,7 @@ static inline pp_outcome pp_run_and_check_ex(const pp_launch *l, const pp_tokens
     uint32_t delta = x->delta_used && !*x->delta_used ? 0u : x->delta;
     if (x->stalled && test_on_emulator() && dsm_emu_last_report()->kind == DSM_REPORT_DEADLOCK) {
         *x->stalled = 1;
-        dsm_free(d_first);
-        dsm_free(d_slots);
-        dsm_free(d_last);
-        dsm_free(d_cycles);
-        if (d_trace)
-            dsm_free(d_trace);
-        free(first);
-        free(garbage);
-        free(trace);
-        free(last);
-        free(cycles);
+        pp_free_run(d_first, d_slots, d_last, d_cycles, d_trace, first, garbage, trace, last, cycles);
         pp_outcome none;
         memset(&none, 0, sizeof none);
         return none;
@@ -198,17 +206,7 @@ static inline pp_outcome pp_run_and_check_ex(const pp_launch *l, const pp_tokens
                      (unsigned)test_seed());
     }
 
-    dsm_free(d_first);
-    dsm_free(d_slots);
-    dsm_free(d_last);
-    dsm_free(d_cycles);
-    if (d_trace)
-        dsm_free(d_trace);
-    free(first);
-    free(garbage);
-    free(trace);
-    free(last);
-    free(cycles);
+    pp_free_run(d_first, d_slots, d_last, d_cycles, d_trace, first, garbage, trace, last, cycles);
     return out;
 }
 
