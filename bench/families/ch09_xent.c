@@ -101,7 +101,7 @@ static dsm_error_t xv_call(void *ctx, int i, dsm_stream_t stream, int pdl)
     case K_CLUSTER: {
         cfg.grid = DSM_DIM3((unsigned)(C * M), 1, 1);
         cfg.cluster = DSM_DIM3((unsigned)C, 1, 1);
-        cfg.dynamic_smem_bytes = xent_cluster_smem(v->T);
+        cfg.dynamic_smem_bytes = xent_cluster_smem(V, dt, C, v->T);
         void *a[] = {&x, &c->labels, &g, &c->loss, &M, &V, &sc};
         return dsm_launch_ex(&cfg, &opt, xent_cluster_kernel(dt), a);
     }
@@ -125,11 +125,8 @@ static dsm_error_t xv_call(void *ctx, int i, dsm_stream_t stream, int pdl)
                              dt == XENT_BF16 ? DSM_KERNEL(xent_split_grad_bf16) : DSM_KERNEL(xent_split_grad_f32), a2);
     }
     default: {  /* the twins */
-        if (C > 8)
-            dsm_func_set_non_portable_cluster_size_allowed(
-                dt == XENT_BF16 ? DSM_KERNEL(xent_gmem_bf16) : DSM_KERNEL(xent_gmem_f32), 1);
         cfg.grid = DSM_DIM3((unsigned)(C * M), 1, 1);
-        cfg.dynamic_smem_bytes = xent_fold_smem(v->T);
+        cfg.dynamic_smem_bytes = xent_cluster_smem(V, dt, C, v->T);
         if (v->kind == K_GMEM_CL)
             cfg.cluster = DSM_DIM3((unsigned)C, 1, 1);
         else
@@ -295,6 +292,16 @@ static xvar mkvar(xctx *c, int kind, int C, int T, int *slot)
     return v;
 }
 
+/* The shared-memory ceiling of the cluster kernel and its global twins at the most any launch of
+ * theirs asks (an attribute holds for every later launch), and clusters above 8. */
+static void prepare_ceilings(int dtype)
+{
+    dsm_kernel_t tw = dtype == XENT_BF16 ? DSM_KERNEL(xent_gmem_bf16) : DSM_KERNEL(xent_gmem_f32);
+    xent_cluster_prepare(dtype, XENT_MAX_CTAS, XENT_SMEM_MAX);
+    dsm_func_set_max_dynamic_smem(tw, XENT_SMEM_MAX);
+    dsm_func_set_non_portable_cluster_size_allowed(tw, 1);
+}
+
 /* The best (lowest median) timed variant of v[0..n), or -1. */
 static int best_of(const xvar *v, const bench_variant_result *r, int n)
 {
@@ -380,16 +387,16 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
     xvar v[XV_MAX];
     bench_variant_result r[XV_MAX];
     int n = 0, slot = 0, sw_rounds = c.dry ? 1 : 2;
-    /* the cluster kernel's sweep */
-    static const int Cs[] = {1, 2, 4, 8, 16}, Ts[] = {128, 256, 512};
-    for (int i = 0; i < 5; ++i)
-        for (int j = 0; j < 3; ++j) {
-            int C = Cs[i], T = c.dry ? 64 : Ts[j];
-            if ((c.dry && (C > 4 || j > 0)) || !xent_cluster_fits(sh.V, sh.dtype, C, T) ||
-                xent_cluster_prepare(sh.dtype, C, T) != dsmSuccess)
+    /* the cluster kernel's sweep: every cluster size up to 8, and 16; for each the plan's threads
+     * (xent_plan_threads) and 64 more */
+    prepare_ceilings(sh.dtype);
+    for (int C = 1; C <= XENT_MAX_CTAS; C = C < 8 ? C + 1 : 2 * C)
+        for (int j = 0; j < 2; ++j) {
+            int T0 = xent_plan_threads(sh.V, sh.dtype, C), T = c.dry ? 64 : T0 + 64 * j;
+            if ((c.dry && (C > 4 || C == 3 || j > 0)) || T0 == 0 || !xent_cluster_fits(sh.V, sh.dtype, C, T))
                 continue;
             dsm_launch_config q = {DSM_DIM3((unsigned)(C * sh.M), 1, 1), DSM_DIM3((unsigned)T, 1, 1),
-                                   DSM_DIM3((unsigned)C, 1, 1), xent_cluster_smem(T)};
+                                   DSM_DIM3((unsigned)C, 1, 1), xent_cluster_smem(sh.V, sh.dtype, C, T)};
             int act = 0;
             if (dsm_occupancy_max_active_clusters(&act, xent_cluster_kernel(sh.dtype), &q) != dsmSuccess || act < 1)
                 continue;
@@ -424,6 +431,7 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
     /* the comparison */
     xent_plan plan;
     int have_plan = xent_plan_make(sh.M, sh.V, sh.dtype, c.sm, &plan) == dsmSuccess;
+    prepare_ceilings(sh.dtype);     /* the plan left the ceiling at its own shared memory */
     int nslots = 0;
     for (int i = 0; i < 3; ++i) {
         if (dsm_malloc((void **)&c.flags[i], (size_t)sh.M * XENT_MAX_CTAS * 4) != dsmSuccess) {
@@ -452,7 +460,7 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
         int blocks = 0;
         dsm_launch_config q = {DSM_DIM3((unsigned)(best_cluster.C * sh.M), 1, 1),
                                DSM_DIM3((unsigned)best_cluster.T, 1, 1), DSM_DIM3(1, 1, 1),
-                               xent_fold_smem(best_cluster.T)};
+                               xent_cluster_smem(sh.V, sh.dtype, best_cluster.C, best_cluster.T)};
         if (!c.dry && dsm_occupancy_max_active_clusters(&blocks, sh.dtype == XENT_BF16 ? DSM_KERNEL(xent_gmem_bf16) : DSM_KERNEL(xent_gmem_f32), &q) == dsmSuccess &&
             (long long)best_cluster.C * sh.M <= blocks)
             idx[K_GMEM_COOP] = n, v[n++] = mkvar(&c, K_GMEM_COOP, best_cluster.C, best_cluster.T, &slot);

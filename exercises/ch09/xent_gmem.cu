@@ -1,15 +1,15 @@
-/* xent_gmem.cu: the global-memory twin of the cluster kernel: the same split, slices in registers and loop, the partial statistics through a global workspace and per-row arrival flags instead of DSMEM. */
+/* xent_gmem.cu: the global-memory twin of the cluster kernel: the same split, slices copied into shared memory and loop, the partial statistics through a global workspace and per-row arrival flags instead of DSMEM. */
 #include "dsm.h"
 #include "xent_block.h"
 #include "xent_stat.h"
 #include "xent_slice.h"
 #include "xent_kernels.h"
-#include "xent_regs.h"
+#include "xent_onchip.h"
 
 /*
  * Launch: G groups of C consecutive CTAs (CTA b is rank b % C of group b / C),
- * T threads (T * XENT_REG_CHUNKS at least a slice's chunks, as for
- * xent_cluster_bf16), xent_fold_smem(T) bytes of dynamic shared memory. Group
+ * T threads and xent_cluster_smem(V, dtype, C, T) bytes of dynamic shared
+ * memory, as for xent_cluster_bf16. Group
  * g takes rows g, g + G, ...; ws holds M * C statistics, flag M * C arrival
  * flags that only ever grow (zero them before the first launch of a
  * configuration: every launch covers all M rows with the same C). Every CTA
@@ -24,17 +24,22 @@ static __device__ __forceinline__ void xent_gmem_body(const uint4 *__restrict__ 
                                                       int V, int C, float scale, const int dtype)
 {
     __shared__ xent_stat result;
+    __shared__ uint64_t landed[XENT_PIECES];
     int q = (int)blockIdx.x % C, G = (int)gridDim.x / C;
     int t = (int)threadIdx.x, T = (int)blockDim.x, vc = xent_row_chunks(V, dtype);
     int lo, hi;
     xent_slice(vc, C, q, &lo, &hi);
-    int n = hi - lo;
+    int n = hi - lo, row = (int)blockIdx.x / C;
     xent_stat *red = (xent_stat *)dsm_dynamic_smem();
-    for (int row = (int)blockIdx.x / C; row < M && G > 0; row += G) {
-        uint4 r[XENT_REG_CHUNKS];
-        xent_regs_load(r, logits + (size_t)row * (size_t)vc + (size_t)lo, n, t, T);
-        xent_stat mine = xent_regs_stat(r, n, t, T, dtype);
-        mine = xent_block_fold(red, mine);
+    uint4 *buf = xent_onchip_buffer(T);
+    if (t == 0) {
+        xent_onchip_init(landed);
+        if (row < M && G > 0)
+            xent_onchip_load(buf, logits + (size_t)row * (size_t)vc + (size_t)lo, n, landed);
+    }
+    __syncthreads();
+    for (int k = 0; row < M && G > 0; row += G, ++k) {
+        xent_stat mine = xent_block_fold(red, xent_onchip_stat(buf, n, landed, (uint32_t)k & 1u, t, T, dtype));
         if (t == 0) {
             if (C > 1) {
                 uint32_t *own = &flag[(size_t)row * (size_t)C + (size_t)q];
@@ -50,8 +55,11 @@ static __device__ __forceinline__ void xent_gmem_body(const uint4 *__restrict__ 
             result = mine;
         }
         __syncthreads();
-        xent_regs_finish(r, n, t, T, dtype, lo, q, labels[row], result, scale,
-                         grad + (size_t)row * (size_t)vc + (size_t)lo, &loss[row]);
+        xent_onchip_finish(buf, n, t, T, dtype, lo, q, labels[row], result, scale,
+                           grad + (size_t)row * (size_t)vc + (size_t)lo, &loss[row]);
+        __syncthreads();            /* every thread done with buf (and result): the next row may land */
+        if (t == 0 && row + G < M)
+            xent_onchip_load(buf, logits + (size_t)(row + G) * (size_t)vc + (size_t)lo, n, landed);
     }
 }
 
@@ -60,13 +68,13 @@ static __device__ __forceinline__ void xent_gmem_body(const uint4 *__restrict__ 
         int C, float scale
 #define XENT_GMEM_TYPES const uint4 *, const int *, uint4 *, float *, xent_stat *, uint32_t *, int, int, int, float
 
-__global__ void __launch_bounds__(512, 2) xent_gmem_bf16(XENT_GMEM_PARAMS)
+__global__ void __launch_bounds__(512) xent_gmem_bf16(XENT_GMEM_PARAMS)
 {
     xent_gmem_body(logits, labels, grad, loss, ws, flag, M, V, C, scale, XENT_BF16);
 }
 DSM_KERNEL_ENTRY(xent_gmem_bf16, XENT_GMEM_TYPES)
 
-__global__ void __launch_bounds__(512, 2) xent_gmem_f32(XENT_GMEM_PARAMS)
+__global__ void __launch_bounds__(512) xent_gmem_f32(XENT_GMEM_PARAMS)
 {
     xent_gmem_body(logits, labels, grad, loss, ws, flag, M, V, C, scale, XENT_F32);
 }

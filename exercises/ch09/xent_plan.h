@@ -20,25 +20,31 @@ static inline dsm_kernel_t xent_cluster_kernel(int dtype)
     return dtype == XENT_BF16 ? DSM_KERNEL(xent_cluster_bf16) : DSM_KERNEL(xent_cluster_f32);
 }
 
-/* The fewest threads (a multiple of 32, at least 128) that hold a slice of a
- * row split C ways; 0 when not even 512 do. */
+/* Chunks of a slice each thread of the plan handles: enough work per
+ * thread that more threads would only take the SM's thread slots from its
+ * other CTAs. */
+#define XENT_PLAN_CHUNKS_PER_THREAD 16
+
+/* The threads of the plan for clusters of C: a multiple of 32 that gives
+ * each thread at most XENT_PLAN_CHUNKS_PER_THREAD chunks of the largest
+ * slice, at least 128 and at most 512; 0 when the slice does not fit in one
+ * CTA's shared memory. */
 static inline int xent_plan_threads(int V, int dtype, int C)
 {
-    int lo, hi;
-    xent_slice(xent_row_chunks(V, dtype), C, 0, &lo, &hi);
-    int T = ((hi - lo + XENT_REG_CHUNKS - 1) / XENT_REG_CHUNKS + 31) / 32 * 32;
-    T = T < 128 ? 128 : T;
+    int n = xent_slice_chunks(V, dtype, C);
+    int T = ((n + XENT_PLAN_CHUNKS_PER_THREAD - 1) / XENT_PLAN_CHUNKS_PER_THREAD + 31) / 32 * 32;
+    T = T < 128 ? 128 : T > 512 ? 512 : T;
     return xent_cluster_fits(V, dtype, C, T) ? T : 0;
 }
 
-/* Sets the attributes the kernel needs for clusters of C and T threads: the
- * shared memory of its largest block (an attribute is a ceiling for every
- * later launch: setting it for a small block would make a larger one fail),
- * and non-portable clusters above 8. */
-static inline dsm_error_t xent_cluster_prepare(int dtype, int C, int T)
+/* Sets the attributes a launch with clusters of C and smem bytes of dynamic
+ * shared memory needs: the most dynamic shared memory (a ceiling for every
+ * later launch: a launch that needs more must prepare again), and
+ * non-portable clusters above 8. */
+static inline dsm_error_t xent_cluster_prepare(int dtype, int C, size_t smem)
 {
     dsm_kernel_t k = xent_cluster_kernel(dtype);
-    dsm_error_t e = dsm_func_set_max_dynamic_smem(k, (int)xent_cluster_smem(T > 512 ? T : 512));
+    dsm_error_t e = dsm_func_set_max_dynamic_smem(k, (int)smem);
     if (e == dsmSuccess && C > 8)
         e = dsm_func_set_non_portable_cluster_size_allowed(k, 1);
     return e;
@@ -47,18 +53,27 @@ static inline dsm_error_t xent_cluster_prepare(int dtype, int C, int T)
 // BOOK-BEGIN(contract)
 /*
  * xent_plan_make: the plan for M rows of V logits of `dtype` on the current
- * device of sm_count SMs. Among cluster sizes C = 1, 2, 4, 8, 16, each with
- * the fewest threads that hold its slice (xent_plan_threads; a C whose slice
- * no 512 threads hold is out), and whose shape the occupancy API accepts
- * (dsm_occupancy_max_active_clusters > 0, after xent_cluster_prepare):
- *   - the smallest C whose resident CTAs (clusters at once x C) are at least
- *     2 x sm_count (two CTAs per SM: one drains while another loads) and whose
- *     M x C CTAs give every SM one (M x C >= sm_count);
- *   - else (few rows) the largest C with two CTAs per SM: the rows spread
- *     over as many SMs as possible;
- *   - else the C with the most resident CTAs (the smallest on a tie).
- * clusters = M (one row per cluster), smem = xent_cluster_smem(threads).
- * Returns dsmSuccess, or dsmErrorInvalidValue for M < 1 or a V no C holds.
+ * device of sm_count SMs. For each cluster size C = 1, 2, ..., 16 with
+ * threads T = xent_plan_threads(V, dtype, C) (a C whose slice does not fit
+ * is out) and smem = xent_cluster_smem(V, dtype, C, T), after
+ * xent_cluster_prepare(dtype, C, smem), the occupancy API gives the clusters resident at
+ * once (dsm_occupancy_max_active_clusters; 0 is out); per_sm = that x C /
+ * sm_count CTAs per SM (integer division), and the bytes in flight per SM
+ * while one of its CTAs computes and stores are
+ *     flight(C) = (per_sm - 1) x 16 x xent_slice_chunks(V, dtype, C).
+ * The plan's C:
+ *   - first the C <= 8 (portable clusters) with the largest flight(C) > 0,
+ *     the smallest on a tie;
+ *   - else (no C <= 8 keeps two CTAs per SM) the C <= 16 with the largest
+ *     flight(C) > 0, the smallest on a tie;
+ *   - else the smallest C that launches;
+ *   - then, for few rows (M x C < sm_count: some SMs would get no CTA), the
+ *     smallest C that launches with M x C >= sm_count instead, or, when none
+ *     does, the largest C that launches (each row over as many SMs as
+ *     possible).
+ * clusters = M (one row per cluster), resident = the occupancy API's answer
+ * for the chosen C; the kernel is left prepared for the plan. Returns dsmSuccess, or dsmErrorInvalidValue for M < 1 or
+ * a V no C holds.
  */
 // BOOK-END(contract)
 static inline dsm_error_t xent_plan_make(int M, int V, int dtype, int sm_count, xent_plan *plan)

@@ -20,25 +20,31 @@ static inline dsm_kernel_t xent_cluster_kernel(int dtype)
     return dtype == XENT_BF16 ? DSM_KERNEL(xent_cluster_bf16) : DSM_KERNEL(xent_cluster_f32);
 }
 
-/* The fewest threads (a multiple of 32, at least 128) that hold a slice of a
- * row split C ways; 0 when not even 512 do. */
+/* Chunks of a slice each thread of the plan handles: enough work per
+ * thread that more threads would only take the SM's thread slots from its
+ * other CTAs. */
+#define XENT_PLAN_CHUNKS_PER_THREAD 16
+
+/* The threads of the plan for clusters of C: a multiple of 32 that gives
+ * each thread at most XENT_PLAN_CHUNKS_PER_THREAD chunks of the largest
+ * slice, at least 128 and at most 512; 0 when the slice does not fit in one
+ * CTA's shared memory. */
 static inline int xent_plan_threads(int V, int dtype, int C)
 {
-    int lo, hi;
-    xent_slice(xent_row_chunks(V, dtype), C, 0, &lo, &hi);
-    int T = ((hi - lo + XENT_REG_CHUNKS - 1) / XENT_REG_CHUNKS + 31) / 32 * 32;
-    T = T < 128 ? 128 : T;
+    int n = xent_slice_chunks(V, dtype, C);
+    int T = ((n + XENT_PLAN_CHUNKS_PER_THREAD - 1) / XENT_PLAN_CHUNKS_PER_THREAD + 31) / 32 * 32;
+    T = T < 128 ? 128 : T > 512 ? 512 : T;
     return xent_cluster_fits(V, dtype, C, T) ? T : 0;
 }
 
-/* Sets the attributes the kernel needs for clusters of C and T threads: the
- * shared memory of its largest block (an attribute is a ceiling for every
- * later launch: setting it for a small block would make a larger one fail),
- * and non-portable clusters above 8. */
-static inline dsm_error_t xent_cluster_prepare(int dtype, int C, int T)
+/* Sets the attributes a launch with clusters of C and smem bytes of dynamic
+ * shared memory needs: the most dynamic shared memory (a ceiling for every
+ * later launch: a launch that needs more must prepare again), and
+ * non-portable clusters above 8. */
+static inline dsm_error_t xent_cluster_prepare(int dtype, int C, size_t smem)
 {
     dsm_kernel_t k = xent_cluster_kernel(dtype);
-    dsm_error_t e = dsm_func_set_max_dynamic_smem(k, (int)xent_cluster_smem(T > 512 ? T : 512));
+    dsm_error_t e = dsm_func_set_max_dynamic_smem(k, (int)smem);
     if (e == dsmSuccess && C > 8)
         e = dsm_func_set_non_portable_cluster_size_allowed(k, 1);
     return e;
@@ -47,18 +53,27 @@ static inline dsm_error_t xent_cluster_prepare(int dtype, int C, int T)
 // BOOK-BEGIN(contract)
 /*
  * xent_plan_make: the plan for M rows of V logits of `dtype` on the current
- * device of sm_count SMs. Among cluster sizes C = 1, 2, 4, 8, 16, each with
- * the fewest threads that hold its slice (xent_plan_threads; a C whose slice
- * no 512 threads hold is out), and whose shape the occupancy API accepts
- * (dsm_occupancy_max_active_clusters > 0, after xent_cluster_prepare):
- *   - the smallest C whose resident CTAs (clusters at once x C) are at least
- *     2 x sm_count (two CTAs per SM: one drains while another loads) and whose
- *     M x C CTAs give every SM one (M x C >= sm_count);
- *   - else (few rows) the largest C with two CTAs per SM: the rows spread
- *     over as many SMs as possible;
- *   - else the C with the most resident CTAs (the smallest on a tie).
- * clusters = M (one row per cluster), smem = xent_cluster_smem(threads).
- * Returns dsmSuccess, or dsmErrorInvalidValue for M < 1 or a V no C holds.
+ * device of sm_count SMs. For each cluster size C = 1, 2, ..., 16 with
+ * threads T = xent_plan_threads(V, dtype, C) (a C whose slice does not fit
+ * is out) and smem = xent_cluster_smem(V, dtype, C, T), after
+ * xent_cluster_prepare(dtype, C, smem), the occupancy API gives the clusters resident at
+ * once (dsm_occupancy_max_active_clusters; 0 is out); per_sm = that x C /
+ * sm_count CTAs per SM (integer division), and the bytes in flight per SM
+ * while one of its CTAs computes and stores are
+ *     flight(C) = (per_sm - 1) x 16 x xent_slice_chunks(V, dtype, C).
+ * The plan's C:
+ *   - first the C <= 8 (portable clusters) with the largest flight(C) > 0,
+ *     the smallest on a tie;
+ *   - else (no C <= 8 keeps two CTAs per SM) the C <= 16 with the largest
+ *     flight(C) > 0, the smallest on a tie;
+ *   - else the smallest C that launches;
+ *   - then, for few rows (M x C < sm_count: some SMs would get no CTA), the
+ *     smallest C that launches with M x C >= sm_count instead, or, when none
+ *     does, the largest C that launches (each row over as many SMs as
+ *     possible).
+ * clusters = M (one row per cluster), resident = the occupancy API's answer
+ * for the chosen C; the kernel is left prepared for the plan. Returns dsmSuccess, or dsmErrorInvalidValue for M < 1 or
+ * a V no C holds.
  */
 // BOOK-END(contract)
 static inline dsm_error_t xent_plan_make(int M, int V, int dtype, int sm_count, xent_plan *plan)
@@ -67,31 +82,47 @@ static inline dsm_error_t xent_plan_make(int M, int V, int dtype, int sm_count, 
     //~ // TODO(ch09.xent_plan): try the cluster sizes, ask the occupancy API, choose by the rule above.
     //~ (void)M; (void)V; (void)dtype; (void)sm_count; (void)plan;
     //~ return dsmErrorInvalidValue;
-    xent_plan best = {0, 0, 0, 0, 0}, most = {0, 0, 0, 0, 0}, widest = {0, 0, 0, 0, 0};
-    if (M < 1 || V < 8)
+    xent_plan p[XENT_MAX_CTAS + 1];
+    long long flight[XENT_MAX_CTAS + 1];
+    int best = 0, wide = 0, first = 0;
+    if (M < 1 || V < 8 || sm_count < 1)
         return dsmErrorInvalidValue;
-    for (int C = 1; C <= XENT_MAX_CTAS; C *= 2) {
+    for (int C = 1; C <= XENT_MAX_CTAS; ++C) {
         int T = xent_plan_threads(V, dtype, C), n = 0;
-        if (T == 0 || xent_cluster_prepare(dtype, C, T) != dsmSuccess)
+        flight[C] = -1;
+        p[C].cluster = 0;
+        size_t smem = T ? xent_cluster_smem(V, dtype, C, T) : 0;
+        if (T == 0 || xent_cluster_prepare(dtype, C, smem) != dsmSuccess)
             continue;
         dsm_launch_config cfg = {DSM_DIM3((unsigned)(C * M), 1, 1), DSM_DIM3((unsigned)T, 1, 1),
-                                 DSM_DIM3((unsigned)C, 1, 1), xent_cluster_smem(T)};
+                                 DSM_DIM3((unsigned)C, 1, 1), smem};
         if (dsm_occupancy_max_active_clusters(&n, xent_cluster_kernel(dtype), &cfg) != dsmSuccess || n <= 0)
             continue;
-        xent_plan p = {C, T, M, n, xent_cluster_smem(T)};
-        if (n * C >= 2 * sm_count && (long long)M * C >= sm_count && best.cluster == 0)
-            best = p;
-        if (n * C >= 2 * sm_count)
-            widest = p;         /* the largest C with two CTAs per SM */
-        if (most.cluster == 0 || n * C > most.resident * most.cluster)
-            most = p;
+        xent_plan c = {C, T, M, n, smem};
+        p[C] = c;
+        flight[C] = (long long)(n * C / sm_count - 1) * 16 * xent_slice_chunks(V, dtype, C);
+        first = first ? first : C;
+        wide = C;
     }
-    if (best.cluster == 0)
-        best = widest.cluster != 0 ? widest : most;
-    if (best.cluster == 0)
+    for (int C = 1; C <= 8; ++C)            /* portable clusters first */
+        if (flight[C] > 0 && (best == 0 || flight[C] > flight[best]))
+            best = C;
+    if (best == 0)                          /* none of them keeps two CTAs per SM */
+        for (int C = 9; C <= XENT_MAX_CTAS; ++C)
+            if (flight[C] > 0 && (best == 0 || flight[C] > flight[best]))
+                best = C;
+    best = best ? best : first;
+    if (best == 0)
         return dsmErrorInvalidValue;
-    *plan = best;
-    return dsmSuccess;
+    if ((long long)M * best < sm_count) {   /* too few rows to fill the GPU: spread each over more SMs */
+        int fill = 0;
+        for (int C = XENT_MAX_CTAS; C > best; --C)
+            if (p[C].cluster == C && (long long)M * C >= sm_count)
+                fill = C;
+        best = fill ? fill : wide;
+    }
+    *plan = p[best];
+    return xent_cluster_prepare(dtype, best, p[best].smem);
     // END SOLUTION
 }
 

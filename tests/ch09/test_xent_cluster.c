@@ -16,9 +16,9 @@ static void run_cluster(int M, int V, int dtype, int C, int T, int clusters, int
              dtype == XENT_BF16 ? "bf16" : "fp32", M, V, C, T, clusters,
              kind == 1 ? ", logits near +-1000" : kind == 2 ? ", a run of -inf" : "", in_place ? ", in place" : "");
     dsm_kernel_t k = dtype == XENT_BF16 ? DSM_KERNEL(xent_cluster_bf16) : DSM_KERNEL(xent_cluster_f32);
-    size_t smem = xent_cluster_smem(T);
+    size_t smem = xent_cluster_smem(V, dtype, C, T);
     assert_true(xent_cluster_fits(V, dtype, C, T));
-    assert_int_equal(dsm_func_set_max_dynamic_smem(k, (int)xent_cluster_smem(512)), dsmSuccess);   /* a ceiling for every launch */
+    assert_int_equal(dsm_func_set_max_dynamic_smem(k, (int)smem), dsmSuccess);
     if (C > 8)
         assert_int_equal(dsm_func_set_non_portable_cluster_size_allowed(k, 1), dsmSuccess);
     dsm_launch_config cfg = {DSM_DIM3((unsigned)(clusters * C), 1, 1), DSM_DIM3((unsigned)T, 1, 1),

@@ -1,4 +1,4 @@
-/* test_xent_plan.c: ch09.xent_plan: on every GPU the course models, the plan for the chapter's vocabularies and random shapes is a valid launch the occupancy API accepts, and its cluster size and threads are the ones the rule gives: the smallest cluster with two CTAs per SM that gives every SM a CTA, the widest such cluster for few rows. */
+/* test_xent_plan.c: ch09.xent_plan: on every GPU the course models, the plan for the chapter's vocabularies and random shapes is a valid launch the occupancy API accepts, and its cluster size and threads are the ones the rule gives: the portable cluster with the most bytes in flight per SM, for few rows the smallest cluster that gives every SM a CTA. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,33 +11,55 @@
 /* The rule of xent_plan.h, written again from its words. */
 static xent_plan rule(int M, int V, int dtype, int sms)
 {
-    xent_plan want = {0, 0, 0, 0, 0}, first = {0, 0, 0, 0, 0}, wide = {0, 0, 0, 0, 0}, most = {0, 0, 0, 0, 0};
-    for (int C = 1; C <= 16; C *= 2) {
+    xent_plan none = {0, 0, 0, 0, 0}, cand[17];
+    long long fl[17];
+    int launches[17];
+    for (int C = 1; C <= 16; ++C) {
         int lo, hi, n = 0;
+        launches[C] = 0;
         xent_slice(xent_row_chunks(V, dtype), C, 0, &lo, &hi);
         int T = 128;
-        while (T < 512 && T * XENT_REG_CHUNKS < hi - lo)
+        while (T < 512 && T * 16 < hi - lo)
             T += 32;
-        if (T * XENT_REG_CHUNKS < hi - lo)
-            continue;
+        size_t smem = ((size_t)(T + 32) * 8 + 127) / 128 * 128 + (size_t)(hi - lo) * 16;
         dsm_kernel_t k = xent_cluster_kernel(dtype);
-        assert_int_equal(dsm_func_set_max_dynamic_smem(k, (int)xent_cluster_smem(512)), dsmSuccess);
+        if (smem > 226 * 1024 || dsm_func_set_max_dynamic_smem(k, (int)smem) != dsmSuccess)
+            continue;
         if (C > 8)
             assert_int_equal(dsm_func_set_non_portable_cluster_size_allowed(k, 1), dsmSuccess);
         dsm_launch_config cfg = {DSM_DIM3((unsigned)(C * M), 1, 1), DSM_DIM3((unsigned)T, 1, 1),
-                                 DSM_DIM3((unsigned)C, 1, 1), xent_cluster_smem(T)};
+                                 DSM_DIM3((unsigned)C, 1, 1), smem};
         if (dsm_occupancy_max_active_clusters(&n, k, &cfg) != dsmSuccess || n < 1)
             continue;
-        xent_plan p = {C, T, M, n, xent_cluster_smem(T)};
-        if (n * C >= 2 * sms && (long long)M * C >= sms && !first.cluster)
-            first = p;
-        if (n * C >= 2 * sms)
-            wide = p;
-        if (!most.cluster || n * C > most.resident * most.cluster)
-            most = p;
+        xent_plan p = {C, T, M, n, smem};
+        cand[C] = p;
+        launches[C] = 1;
+        fl[C] = (long long)(n * C / sms - 1) * (hi - lo) * 16;
     }
-    want = first.cluster ? first : wide.cluster ? wide : most;
-    return want;
+    int pick = 0;
+    for (int C = 1; C <= 8; ++C)
+        if (launches[C] && fl[C] > 0 && (!pick || fl[C] > fl[pick]))
+            pick = C;
+    if (!pick)
+        for (int C = 9; C <= 16; ++C)
+            if (launches[C] && fl[C] > 0 && (!pick || fl[C] > fl[pick]))
+                pick = C;
+    for (int C = 1; C <= 16 && !pick; ++C)
+        if (launches[C])
+            pick = C;
+    if (!pick)
+        return none;
+    if ((long long)M * pick < sms) {
+        int fill = 0, widest = 0;
+        for (int C = 1; C <= 16; ++C)
+            if (launches[C]) {
+                widest = C;
+                if (!fill && (long long)M * C >= sms)
+                    fill = C;
+            }
+        pick = fill ? fill : widest;
+    }
+    return cand[pick];
 }
 
 static void check_plan(int M, int V, int dtype, int sms, const char *gpu)
@@ -52,12 +74,14 @@ static void check_plan(int M, int V, int dtype, int sms, const char *gpu)
     if (err != dsmSuccess)
         fail_msg("%s: xent_plan_make returned %s; the rule gives clusters of %d x %d threads", what,
                  dsm_error_name(err), w.cluster, w.threads);
-    if (!xent_cluster_fits(V, dtype, p.cluster, p.threads) || p.clusters != M || p.smem != xent_cluster_smem(p.threads))
+    if (!xent_cluster_fits(V, dtype, p.cluster, p.threads) || p.clusters != M ||
+        p.smem != xent_cluster_smem(V, dtype, p.cluster, p.threads))
         fail_msg("%s: not a launch of the contract (the slice must fit, one row per cluster, "
-                 "xent_cluster_smem(threads))", what);
+                 "xent_cluster_smem of the shape)", what);
     if (p.cluster != w.cluster || p.threads != w.threads)
-        fail_msg("%s: the rule gives clusters of %d x %d threads (%d resident at once): the smallest cluster with two "
-                 "CTAs per SM whose rows give every SM one, else the widest with two per SM, else the most resident",
+        fail_msg("%s: the rule gives clusters of %d x %d threads (%d resident at once): the portable cluster with the "
+                 "most bytes in flight per SM while one CTA computes, else the same among all; for few rows the smallest "
+                 "that gives every SM a CTA, else the widest",
                  what, w.cluster, w.threads, w.resident);
     if (p.resident != w.resident)
         fail_msg("%s: resident %d, the occupancy API says %d clusters at once", what, p.resident, w.resident);
@@ -109,7 +133,7 @@ static void test_plan_refuses_what_cannot_be(void **state)
     (void)state;
     xent_plan p;
     assert_int_not_equal(xent_plan_make(0, 32000, XENT_BF16, 132, &p), dsmSuccess);
-    assert_int_not_equal(xent_plan_make(4, 8 * 16 * 512 * XENT_REG_CHUNKS + 8 * 16, XENT_BF16, 132, &p), dsmSuccess);
+    assert_int_not_equal(xent_plan_make(4, 8 * 16 * 15000, XENT_BF16, 132, &p), dsmSuccess);
 }
 
 static const struct CMUnitTest tests[] = {

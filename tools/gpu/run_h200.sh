@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_h200.sh: what the lead ran on a lent H200, in one script per call: build, test, sanitize, probe, measure; results under $OUT.
-# Usage: [BENCH_COMMIT=<commit>] tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes residency ptxas course grade gputest bench benchonce benchquick benchncu ptx ring buggy twins rsproto
+# Usage: [BENCH_COMMIT=<commit>] tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes residency ptxas course grade gradech09 gputest bench benchonce benchquick benchncu ptx ring buggy twins rsproto xentprobe xentbench
 # (bench: make bench twice a minute apart + the repeatability check, about 7 min; benchquick, benchncu, ptx: a few minutes each)
 # Needs: nvcc, a Hopper GPU; cmocka from .deps/*.deb when the system has none.
 set -uo pipefail
@@ -55,6 +55,20 @@ for part in "$@"; do
   twins)
     # the emulator's twins of the four emulator/H200 disagreements, on the H200
     AGREEMENT=1 bash tools/gpu/emu_twins.sh "$out/twins" 2>&1 | tail -n 20 ;;
+  xentprobe)
+    # chapter 9's design search: the fused kernel's candidate designs against the copy floor (bench/hw/xent_pipe_probe.cu, about 40 s)
+    bash bench/hw/run_xent_pipe_probe.sh "$out/xentprobe" 2>&1 | grep -E 'SUMMARY|FAILED' | tail -n 100 ;;
+  gradech09)
+    make -j"$j" runtime-cuda $cm >/dev/null 2>&1
+    make grade GPU=1 SRC=solutions EX=ch09.xent_stat,ch09.xent_xchg,ch09.xent_cluster,ch09.xent_plan $cm 2>&1 | tee "$out/grade_gpu_ch09.txt" | tail -n 12 ;;
+  xentbench)
+    # make bench FAMILY=ch09_xent once, with the clocks before it
+    make -j"$j" bench-build-gpu $cm > "$out/bench_build.log" 2>&1 || tail -n 20 "$out/bench_build.log"
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader >> "$out/bench_clocks.txt"
+    start=$(date +%s)
+    make bench FAMILY=ch09_xent $cm > "$out/bench_xent.txt" 2>&1; echo "make bench FAMILY=ch09_xent: rc=$? in $(( $(date +%s) - start )) s" | tee -a "$out/bench_times.txt"
+    tail -n 30 "$out/bench_xent.txt"
+    cp -rL build/bench/latest "$out/xent-run" ;;
   rsproto)
     # chapter 8's reduce-scatter protocols, split 1 against row-parallel, and the SASS comparison
     bash bench/hw/run_rs_protocols.sh "$out/rsproto" 2>&1 | tail -n 20 ;;
