@@ -44,7 +44,8 @@ static const char *const proto_name[RS_COUNT] = {"none", "push-st.async (course)
                                                  "pull-relaxed-exit", "push-stores+remote-arrive", "push-i32",
                                                  "push-i32-wait.cta", "push-v4-warp", "push-v4-warp-wait.cta",
                                                  "ablation:setup+barrier", "ablation:barrier-only",
-                                                 "ablation:mbarrier-local"};
+                                                 "ablation:mbarrier-local", "push-i32-test_wait-spin",
+                                                 "push-i32-try_wait-hint32ns", "push-v4-warp-test_wait-spin"};
 
 static double median(std::vector<double> v)
 {

@@ -23,7 +23,10 @@ enum {
     RS_SETUP_ONLY = 9,  /* ablation: the push's mbarrier set-up and its cluster barrier, nothing pushed */
     RS_BARRIER_ONLY = 10, /* ablation: a relaxed cluster arrive at the start, its wait at the end; no mbarrier */
     RS_MBAR_LOCAL = 11, /* ablation: the push's mbarrier set-up and wait, completed locally; no cluster barrier */
-    RS_COUNT = 12
+    RS_PUSH_I32_TEST = 12, /* protocol 5, its wait a spin on mbarrier.test_wait (never suspends) */
+    RS_PUSH_I32_HINT = 13, /* protocol 5, its wait try_wait with a suspend-time hint of 32 ns */
+    RS_PUSH_V4_TEST = 14, /* protocol 7, its wait a spin on mbarrier.test_wait */
+    RS_COUNT = 15
 };
 
 /* 1 when protocol `exchange` reduce-scatters (its output is the sums), 0 for RS_NONE and the ablations. */
@@ -45,6 +48,33 @@ static __device__ __forceinline__ void rs_wait_parity_cta(uint64_t *bar, uint32_
         asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
                      : "=r"(ok) : "r"(dsm_smem_addr(bar)), "r"(parity) : "memory");
 #else
+    dsm_mbarrier_wait_parity(bar, parity);
+#endif
+}
+
+/* Two more waits at cluster scope, .acquire.cluster as the course's: mode 2
+ * spins on mbarrier.test_wait, which returns at once; mode 3 is try_wait
+ * with a suspend-time hint of 32 ns, so a suspended thread looks again
+ * soon. Both are the same acquire as the course's wait, only polled
+ * differently. The emulator has the course's. */
+static __device__ __forceinline__ void rs_wait_parity_mode(uint64_t *bar, uint32_t parity, int mode)
+{
+#if defined(__CUDACC__)
+    uint32_t ok = 0;
+    if (mode == 2)
+        while (!ok)
+            asm volatile("{\n .reg .pred p;\n mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+                         " selp.u32 %0, 1, 0, p;\n}" : "=r"(ok) : "r"(dsm_smem_addr(bar)), "r"(parity) : "memory");
+    else if (mode == 3)
+        while (!ok)
+            asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2, 32;\n"
+                         " selp.u32 %0, 1, 0, p;\n}" : "=r"(ok) : "r"(dsm_smem_addr(bar)), "r"(parity) : "memory");
+    else if (mode == 1)
+        rs_wait_parity_cta(bar, parity);
+    else
+        dsm_mbarrier_wait_parity(bar, parity);
+#else
+    (void)mode;
     dsm_mbarrier_wait_parity(bar, parity);
 #endif
 }
@@ -74,15 +104,13 @@ static __device__ __forceinline__ void rs_push_begin32(uint64_t *landed, int n)
     dsm_barrier_cluster_arrive_relaxed();
 }
 
-/* The end of protocols 5 to 8: wait for my share (cluster or CTA scope), add it up in rank order. */
+/* The end of protocols 5 to 8 and 12 to 14: wait for my share (cta_wait: the wait's mode, rs_wait_parity_mode),
+ * add it up in rank order. */
 static __device__ __forceinline__ void rs_push_sum(float *part, const float *recv, uint64_t *landed, int n, int cta_wait)
 {
     int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
     int lo = rs_lo32(n, q, S), hi = rs_lo32(n, q + 1, S), slot = (n + S - 1) / S;
-    if (cta_wait)
-        rs_wait_parity_cta(landed, 0);
-    else
-        dsm_mbarrier_wait_parity(landed, 0);
+    rs_wait_parity_mode(landed, 0, cta_wait);
     for (int i = lo + (int)threadIdx.x; i < hi; i += (int)blockDim.x) {
         int j = i - lo;
         float s = q == 0 ? part[i] : recv[j];
@@ -235,7 +263,7 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
         }
         dsm_barrier_cluster_arrive_relaxed();
     }
-    if (exchange >= RS_PUSH_I32 && exchange <= RS_PUSH_V4_CTA)
+    if ((exchange >= RS_PUSH_I32 && exchange <= RS_PUSH_V4_CTA) || exchange >= RS_PUSH_I32_TEST)
         rs_push_begin32(&landed, n);
     if ((exchange == RS_SETUP_ONLY || exchange == RS_MBAR_LOCAL) && threadIdx.x == 0) {
         dsm_mbarrier_init(&landed, 1);      /* the push's set-up, no bytes expected */
@@ -261,6 +289,10 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
         rs_push_i32(part, recv, &landed, n, exchange == RS_PUSH_I32_CTA);
     else if (exchange == RS_PUSH_V4 || exchange == RS_PUSH_V4_CTA)
         rs_push_v4(part, recv, &landed, n, exchange == RS_PUSH_V4_CTA);
+    else if (exchange == RS_PUSH_I32_TEST || exchange == RS_PUSH_I32_HINT)
+        rs_push_i32(part, recv, &landed, n, exchange == RS_PUSH_I32_TEST ? 2 : 3);
+    else if (exchange == RS_PUSH_V4_TEST)
+        rs_push_v4(part, recv, &landed, n, 2);
     else if (exchange == RS_SETUP_ONLY || exchange == RS_BARRIER_ONLY) {
         __syncthreads();
         dsm_barrier_cluster_wait();     /* the barrier arrived at the start */
