@@ -174,14 +174,12 @@ static int section_r(cudaStream_t s, cudaEvent_t a, cudaEvent_t b, int work)
 }
 
 /* ---- section S ---- */
-/* Two controls beside gemv_rowpar_t1 and gemv_cluster_t1: the row-parallel
- * code with the cluster kernel's parameters (bias and residual, NULL here),
- * and the same behind the cluster kernel's test of the cluster size, with a
- * cluster barrier on the other side (never taken in a plain launch). */
-__global__ void GEMV_BOUNDS(1) gemv_rowpar_br_t1(GEMV_CLUSTER_PARAMS)
-{
-    gemv_rowpar(W, x, y, bias, residual, M, K, nb, rows, unroll, 1);
-}
+/* Beside gemv_rowpar_t1 and gemv_cluster_t1: gemv_cluster_one_t1, what
+ * gemv_cluster_launch runs at split 1 (the row-parallel code with the
+ * cluster kernel's parameters, bias and residual NULL here, and no cluster
+ * instruction), and a control: the same code behind the cluster kernel's test
+ * of the cluster size, a cluster barrier on the other side (never taken in a
+ * plain launch). */
 __global__ void GEMV_BOUNDS(1) gemv_rowpar_clbranch_t1(GEMV_CLUSTER_PARAMS)
 {
     if (dsm_cluster_nctarank() == 1) {
@@ -192,7 +190,7 @@ __global__ void GEMV_BOUNDS(1) gemv_rowpar_clbranch_t1(GEMV_CLUSTER_PARAMS)
     dsm_barrier_cluster_wait();
 }
 enum { NV = 4 };
-static const char *const gv_name[NV] = {"rowpar", "cluster", "rowpar+bias-args", "rowpar+cluster-branch"};
+static const char *const gv_name[NV] = {"rowpar", "cluster", "cluster-one", "rowpar+cluster-branch"};
 struct gv_ctx {
     const uint4 *W;
     const uint4 *x;
@@ -271,7 +269,7 @@ static int section_s(cudaStream_t s, cudaEvent_t a, cudaEvent_t b)
         gv_ctx ctx[NV];
         cudaGraphExec_t ge[NV];
         const void *fn[NV] = {(const void *)gemv_rowpar_t1, (const void *)gemv_cluster_t1,
-                              (const void *)gemv_rowpar_br_t1, (const void *)gemv_rowpar_clbranch_t1};
+                              (const void *)gemv_cluster_one_t1, (const void *)gemv_rowpar_clbranch_t1};
         size_t smem[NV] = {gemv_block_smem(sh.rows, sh.threads, 1), gemv_cluster_smem(sh.rows, sh.threads, 1),
                            gemv_block_smem(sh.rows, sh.threads, 1), gemv_cluster_smem(sh.rows, sh.threads, 1)};
         for (int v = 0; v < NV; ++v) {

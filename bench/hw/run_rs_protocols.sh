@@ -17,7 +17,7 @@ rc=$?
 grep '^#' "$out/rs_protocols.csv"
 # SASS: the two kernels for one token, and their instruction counts by opcode
 cuobjdump=$(dirname "$nvcc")/cuobjdump
-for k in gemv_rowpar_t1 gemv_cluster_t1 gemv_rowpar_br_t1 gemv_rowpar_clbranch_t1 rs_probe; do
+for k in gemv_rowpar_t1 gemv_cluster_t1 gemv_cluster_one_t1 gemv_rowpar_clbranch_t1 rs_probe; do
   # the names are C++-mangled (_Z14gemv_rowpar_t1...): select the function by substring
   "$cuobjdump" -sass build/hw/rs_protocols | awk -v k="$k" '/Function :/ {on = index($0, k) > 0} on' > "$out/sass_$k.txt"
 done
