@@ -16,7 +16,8 @@ enum {
                          * before exit (the course's first design) */
     RS_PULL2_RELAXED_EXIT = 3, /* the same, the exit barrier's arrive relaxed (it orders only reads) */
     RS_PUSH_STORES = 4, /* push with plain DSMEM stores, then one remote mbarrier arrive (release) per peer */
-    RS_PUSH_I32 = 5,    /* the course's push, its index arithmetic in 32 bits (no 64-bit divide) */
+    RS_PUSH_I32 = 5,    /* the course's push, its index arithmetic in 32 bits (no 64-bit divide); the course's
+                         * reduce_scatter_lo and _owner are 32-bit too now, so 1 and 5 should time alike */
     RS_PUSH_I32_CTA = 6, /* the same, the mbarrier wait .acquire.cta (no L1 invalidation after it) */
     RS_PUSH_V4 = 7,     /* the course's protocol, warp 0 pushing 16-byte st.async (shares of n / S, a multiple of 4) */
     RS_PUSH_V4_CTA = 8, /* the same, the mbarrier wait .acquire.cta */
@@ -79,9 +80,9 @@ static __device__ __forceinline__ void rs_wait_parity_mode(uint64_t *bar, uint32
 #endif
 }
 
-/* 32-bit forms of reduce_scatter_lo and _owner, for n * S < 2^31: an unsigned
- * 32-bit divide is a dozen instructions inline; the 64-bit one is a call
- * behind a 32-bit fast path that first tests the high words. */
+/* 32-bit forms of reduce_scatter_lo and _owner, for n * S < 2^31 (what the
+ * course's now are; they were 64-bit, a divide that is a called subroutine
+ * behind a 32-bit fast path, twice per pushed element). */
 static __host__ __device__ __forceinline__ int rs_lo32(int n, int q, int S)
 {
     return (int)((unsigned)(q * n) / (unsigned)S);
