@@ -13,6 +13,8 @@
  * (at least 4x the L2), graphs of 200 calls, checked against a CPU reference,
  * rounds alternating the order; the round's ratio cluster / rowpar.
  * Output: CSV lines (section,name,cluster,round,value) then "# SUMMARY" lines.
+ * Environment: RS_ROUNDS (41 unless set), RS_SECTIONS (a list such as "R,S";
+ * all three unless set).
  * Build: bench/hw/run_rs_protocols.sh.
  */
 #include <cuda_runtime.h>
@@ -36,9 +38,14 @@
         }                                                                                                           \
     } while (0)
 
-static const int CALLS = 200, ROUNDS = 41;
+static const int CALLS = 200;
+static int rounds = 41;     /* RS_rounds in the environment overrides it */
 static const char *const proto_name[RS_COUNT] = {"none", "push-st.async (course)", "pull-2-release-barriers",
-                                                 "pull-relaxed-exit", "push-stores+remote-arrive"};
+                                                 "pull-relaxed-exit", "push-stores+remote-arrive", "push-i32",
+                                                 "push-i32-wait.cta", "push-v4-warp", "push-v4-warp-wait.cta",
+                                                 "ablation:setup+barrier", "ablation:barrier-only",
+                                                 "ablation:mbarrier-local", "push-i32-test_wait-spin",
+                                                 "push-i32-try_wait-hint32ns", "push-v4-warp-test_wait-spin"};
 
 static double median(std::vector<double> v)
 {
@@ -128,7 +135,7 @@ static int section_r(cudaStream_t s, cudaEvent_t a, cudaEvent_t b, int work)
             int nc = ctas / S;
             for (int k = 0; k < nc * n && !bad; ++k) {
                 int i = k % n, q = reduce_scatter_owner(n, i, S), m = ctx[g].mark;
-                double want = v ? (double)S * m + (double)n * S * (S - 1) / 2 + (double)S * i : (double)m + (double)q * n + i;
+                double want = rs_protocol_sums(v) ? (double)S * m + (double)n * S * (S - 1) / 2 + (double)S * i : (double)m + (double)q * n + i;
                 if ((double)got[k] != want) {
                     printf("# CHECK FAILED R %s cluster %d element %d: %g want %g\n", proto_name[v], S, k, got[k], want);
                     bad = 1;
@@ -141,7 +148,7 @@ static int section_r(cudaStream_t s, cudaEvent_t a, cudaEvent_t b, int work)
     for (int w = 0; w < 3; ++w)
         for (int g = 0; g < NG; ++g)
             time_graph(s, ge[g], a, b);     /* warm-up */
-    for (int r = 0; r < ROUNDS; ++r) {
+    for (int r = 0; r < rounds; ++r) {
         double tr[NG];
         for (int j = 0; j < NG; ++j) {
             int g = (j + r) % NG;
@@ -155,7 +162,7 @@ static int section_r(cudaStream_t s, cudaEvent_t a, cudaEvent_t b, int work)
     }
     printf("# SUMMARY R%s: 128 CTAs x 256 threads, 64 floats per CTA, %d x 1024 cycles of work before the partials, "
            "graphs of %d calls, %d interleaved rotating rounds; us per call (median) and extra us per call over no "
-           "exchange in the same round (median [min, max])\n", work ? "w" : "", work, CALLS, ROUNDS);
+           "exchange in the same round (median [min, max])\n", work ? "w" : "", work, CALLS, rounds);
     for (int g = 0; g < NG; ++g) {
         std::vector<double> e = extra[g];
         std::sort(e.begin(), e.end());
@@ -167,6 +174,23 @@ static int section_r(cudaStream_t s, cudaEvent_t a, cudaEvent_t b, int work)
 }
 
 /* ---- section S ---- */
+/* Beside gemv_rowpar_t1 and gemv_cluster_t1: gemv_cluster_one_t1, what
+ * gemv_cluster_launch runs at split 1 (the row-parallel code with the
+ * cluster kernel's parameters, bias and residual NULL here, and no cluster
+ * instruction), and a control: the same code behind the cluster kernel's test
+ * of the cluster size, a cluster barrier on the other side (never taken in a
+ * plain launch). */
+__global__ void GEMV_BOUNDS(1) gemv_rowpar_clbranch_t1(GEMV_CLUSTER_PARAMS)
+{
+    if (dsm_cluster_nctarank() == 1) {
+        gemv_rowpar(W, x, y, bias, residual, M, K, nb, rows, unroll, 1);
+        return;
+    }
+    dsm_barrier_cluster_arrive_relaxed();
+    dsm_barrier_cluster_wait();
+}
+enum { NV = 4 };
+static const char *const gv_name[NV] = {"rowpar", "cluster", "cluster-one", "rowpar+cluster-branch"};
 struct gv_ctx {
     const uint4 *W;
     const uint4 *x;
@@ -185,7 +209,7 @@ static void **gv_args(int i, void *p)
     if (!c->cluster) {  /* gemv_rowpar_t1(W, x, y, M, K, nb, rows, unroll) */
         void *a[] = {&c->Wcall[i], &c->x, &c->y, &c->M, &c->K, &c->nb, &c->rows, &c->unroll};
         memcpy(c->args, a, sizeof a);
-    } else {            /* gemv_cluster_t1(W, x, y, bias, residual, M, K, nb, rows, unroll) */
+    } else {            /* the others: (W, x, y, bias, residual, M, K, nb, rows, unroll) */
         void *a[] = {&c->Wcall[i], &c->x, &c->y, &c->bias, &c->residual, &c->M, &c->K, &c->nb, &c->rows, &c->unroll};
         memcpy(c->args, a, sizeof a);
     }
@@ -213,7 +237,7 @@ static int section_s(cudaStream_t s, cudaEvent_t a, cudaEvent_t b)
         {256, 7168, 2, 256, 4}};
     int bad = 0;
     printf("# SUMMARY S: gemv_cluster_t1 at split 1 (plain launch) / gemv_rowpar_t1, same rows, threads, unroll; one "
-           "token; graphs of %d calls, W rotating over >= 300 MB; %d rounds, order alternating\n", CALLS, ROUNDS);
+           "token; graphs of %d calls, W rotating over >= 300 MB; %d rounds, order alternating\n", CALLS, rounds);
     for (const shape &sh : shapes) {
         size_t chunks = (size_t)sh.M * sh.K / 8, bytes = chunks * 16;
         int copies = (int)std::max<size_t>(2, (300u << 20) / bytes + 1);
@@ -242,11 +266,13 @@ static int section_s(cudaStream_t s, cudaEvent_t a, cudaEvent_t b)
                 acc += (double)from_bf16(hw[(size_t)m * sh.K + k]) * from_bf16(hx[k]);
             want[m] = acc;
         }
-        gv_ctx ctx[2];
-        cudaGraphExec_t ge[2];
-        const void *fn[2] = {(const void *)gemv_rowpar_t1, (const void *)gemv_cluster_t1};
-        size_t smem[2] = {gemv_block_smem(sh.rows, sh.threads, 1), gemv_cluster_smem(sh.rows, sh.threads, 1)};
-        for (int v = 0; v < 2; ++v) {
+        gv_ctx ctx[NV];
+        cudaGraphExec_t ge[NV];
+        const void *fn[NV] = {(const void *)gemv_rowpar_t1, (const void *)gemv_cluster_t1,
+                              (const void *)gemv_cluster_one_t1, (const void *)gemv_rowpar_clbranch_t1};
+        size_t smem[NV] = {gemv_block_smem(sh.rows, sh.threads, 1), gemv_cluster_smem(sh.rows, sh.threads, 1),
+                           gemv_block_smem(sh.rows, sh.threads, 1), gemv_cluster_smem(sh.rows, sh.threads, 1)};
+        for (int v = 0; v < NV; ++v) {
             gv_ctx &c = ctx[v];
             c.W = W; c.x = x; c.y = y; c.bias = NULL; c.residual = NULL;
             c.M = sh.M; c.K = sh.K; c.nb = 1; c.rows = sh.rows; c.unroll = sh.unroll;
@@ -262,37 +288,38 @@ static int section_s(cudaStream_t s, cudaEvent_t a, cudaEvent_t b)
             CK(cudaMemcpy(got.data(), y, (size_t)sh.M * 4, cudaMemcpyDeviceToHost));
             for (int m = 0; m < sh.M; ++m)
                 if (std::fabs(got[m] - want[m]) > 1e-3 * (1.0 + std::fabs(want[m]))) {
-                    printf("# CHECK FAILED S %s M %d row %d: %g want %g\n", v ? "cluster" : "rowpar", sh.M, m, got[m],
-                           want[m]);
+                    printf("# CHECK FAILED S %s M %d row %d: %g want %g\n", gv_name[v], sh.M, m, got[m], want[m]);
                     bad = 1;
                     break;
                 }
         }
         if (!bad) {
-            std::vector<double> t[2], ratio;
+            std::vector<double> t[NV], ratio[NV];
             for (int w = 0; w < 3; ++w)
-                for (int v = 0; v < 2; ++v)
+                for (int v = 0; v < NV; ++v)
                     time_graph(s, ge[v], a, b);
-            for (int r = 0; r < ROUNDS; ++r) {
-                double tr[2];
-                for (int j = 0; j < 2; ++j) {
-                    int v = (j + r) % 2;
+            for (int r = 0; r < rounds; ++r) {
+                double tr[NV];
+                for (int j = 0; j < NV; ++j) {
+                    int v = (j + r) % NV;
                     tr[v] = time_graph(s, ge[v], a, b);
                 }
-                for (int v = 0; v < 2; ++v) {
+                for (int v = 0; v < NV; ++v) {
                     t[v].push_back(tr[v]);
-                    printf("S,%s %dx%d r%d t%d u%d,1,%d,%.4f\n", v ? "cluster" : "rowpar", sh.M, sh.K, sh.rows,
-                           sh.threads, sh.unroll, r, tr[v]);
+                    ratio[v].push_back(tr[v] / tr[0]);
+                    printf("S,%s %dx%d r%d t%d u%d,1,%d,%.4f\n", gv_name[v], sh.M, sh.K, sh.rows, sh.threads,
+                           sh.unroll, r, tr[v]);
                 }
-                ratio.push_back(tr[1] / tr[0]);
             }
-            std::vector<double> q = ratio;
-            std::sort(q.begin(), q.end());
-            printf("# SUMMARY S %5d x %5d rows %d threads %4d unroll %d: rowpar %7.3f us, cluster %7.3f us, paired "
-                   "ratio %.4f [%.4f, %.4f]\n", sh.M, sh.K, sh.rows, sh.threads, sh.unroll, median(t[0]), median(t[1]),
-                   median(ratio), q.front(), q.back());
+            for (int v = 1; v < NV; ++v) {
+                std::vector<double> q = ratio[v];
+                std::sort(q.begin(), q.end());
+                printf("# SUMMARY S %5d x %5d rows %d threads %4d unroll %d: rowpar %7.3f us, %-16s %7.3f us, paired "
+                       "ratio %.4f [%.4f, %.4f]\n", sh.M, sh.K, sh.rows, sh.threads, sh.unroll, median(t[0]),
+                       gv_name[v], median(t[v]), median(ratio[v]), q.front(), q.back());
+            }
         }
-        for (int v = 0; v < 2; ++v)
+        for (int v = 0; v < NV; ++v)
             CK(cudaGraphExecDestroy(ge[v]));
         CK(cudaFree(W));
         CK(cudaFree(x));
@@ -301,16 +328,35 @@ static int section_s(cudaStream_t s, cudaEvent_t a, cudaEvent_t b)
     return bad;
 }
 
+/* 1 when the comma-separated list names section `name`. */
+static int has_section(const char *list, const char *name)
+{
+    size_t k = strlen(name);
+    for (const char *p = list; *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
+        if (strncmp(p, name, k) == 0 && (p[k] == ',' || p[k] == 0))
+            return 1;
+    return 0;
+}
+
 int main(void)
 {
     cudaStream_t s;
     cudaEvent_t a, b;
+    const char *env = getenv("RS_ROUNDS"), *sections = getenv("RS_SECTIONS");  /* e.g. "R,S": which sections run */
+    if (env && atoi(env) > 0)
+        rounds = atoi(env);
+    if (!sections)
+        sections = "R,Rw,S";
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
     printf("section,name,cluster,round,us_per_call\n");
-    int bad = section_r(s, a, b, 0);
-    bad |= section_r(s, a, b, 4);   /* about 2 us of work at 1980 MHz */
-    bad |= section_s(s, a, b);
+    int bad = 0;
+    if (has_section(sections, "R"))
+        bad |= section_r(s, a, b, 0);
+    if (has_section(sections, "Rw"))
+        bad |= section_r(s, a, b, 4);   /* about 2 us of work at 1980 MHz */
+    if (has_section(sections, "S"))
+        bad |= section_s(s, a, b);
     return bad;
 }

@@ -39,6 +39,30 @@ __global__ void GEMV_BOUNDS(8) gemv_cluster_t8(GEMV_CLUSTER_PARAMS)
 }
 DSM_KERNEL_ENTRY(gemv_cluster_t8, GEMV_CLUSTER_TYPES)
 
+/* A cluster of one, as gemv_cluster_launch runs it: the row-parallel code in
+ * kernels that hold no cluster instruction. The cluster kernel runs the same
+ * code there (gemv_cluster_body), but on an H200 a kernel with cluster
+ * instructions in it ran 0.1-0.2 us slower per plain launch, taken or not
+ * (bench/hw/rs_protocols.cu, section S). */
+#define GEMV_CLUSTER_ONE(NB_)                                                                                       \
+    __global__ void GEMV_BOUNDS(NB_) gemv_cluster_one_t##NB_(GEMV_CLUSTER_PARAMS)                                  \
+    {                                                                                                               \
+        gemv_rowpar(W, x, y, bias, residual, M, K, nb, rows, unroll, NB_);                                          \
+    }                                                                                                               \
+    DSM_KERNEL_ENTRY(gemv_cluster_one_t##NB_, GEMV_CLUSTER_TYPES)
+GEMV_CLUSTER_ONE(1)
+GEMV_CLUSTER_ONE(2)
+GEMV_CLUSTER_ONE(4)
+GEMV_CLUSTER_ONE(8)
+
+dsm_kernel_t gemv_cluster_one_kernel(int nb)
+{
+    return nb <= 1 ? DSM_KERNEL(gemv_cluster_one_t1)
+         : nb <= 2 ? DSM_KERNEL(gemv_cluster_one_t2)
+         : nb <= 4 ? DSM_KERNEL(gemv_cluster_one_t4)
+                   : DSM_KERNEL(gemv_cluster_one_t8);
+}
+
 dsm_kernel_t gemv_cluster_kernel(int nb)
 {
     return nb <= 1 ? DSM_KERNEL(gemv_cluster_t1)
@@ -80,10 +104,17 @@ dsm_error_t gemv_cluster_launch(const gemv_plan *plan, const void *W, const void
     int rows = plan->rows, unroll = plan->unroll;
     void *args[] = {(void *)&W, (void *)&x, &y, (void *)&bias, (void *)&residual, &M, &K, &nb, &rows, &unroll};
     /* A cluster of one needs no cluster attribute: every CTA of a plain launch
-     * is a cluster of one, and a plain launch is cheaper (the chapter measures it). */
+     * is a cluster of one, and a plain launch is cheaper (the chapter measures it).
+     * It runs gemv_cluster_one_kernel, the same code without cluster instructions. */
     unsigned cluster = plan->split > 1 ? (unsigned)plan->split : 0u;
+    dsm_kernel_t k = cluster ? gemv_cluster_kernel(nb) : gemv_cluster_one_kernel(nb);
+    if (!cluster && plan->smem > (size_t)48 * 1024) {
+        err = dsm_func_set_max_dynamic_smem(k, (int)plan->smem);
+        if (err != dsmSuccess)
+            return err;
+    }
     dsm_launch_config cfg = {DSM_DIM3((unsigned)(plan->clusters * plan->split), 1, 1),
                              DSM_DIM3((unsigned)plan->threads, 1, 1), DSM_DIM3(cluster, 0 < cluster, 0 < cluster),
                              plan->smem};
-    return dsm_launch(&cfg, gemv_cluster_kernel(nb), args);
+    return dsm_launch(&cfg, k, args);
 }

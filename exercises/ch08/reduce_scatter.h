@@ -8,16 +8,19 @@
 #define REDUCE_SCATTER_MAX_CTAS 16
 
 /* The share of rank q in a cluster of S CTAs: elements [q * n / S, (q + 1) * n / S).
- * Shares differ by at most one element; with n < S some are empty. */
+ * Shares differ by at most one element; with n < S some are empty. In 32 bits,
+ * unsigned, for n * S < 2^31 (any part that fits in shared memory): a 64-bit
+ * divide is a called subroutine on the GPU, and cluster_reduce_scatter
+ * divides twice per element. */
 static __host__ __device__ __forceinline__ int reduce_scatter_lo(int n, int q, int S)
 {
-    return (int)((long long)q * n / S);
+    return (int)((unsigned)(q * n) / (unsigned)S);
 }
 
 /* The rank whose share holds element i (0 <= i < n): the last q with reduce_scatter_lo(n, q, S) <= i. */
 static __host__ __device__ __forceinline__ int reduce_scatter_owner(int n, int i, int S)
 {
-    return (int)(((long long)(i + 1) * S - 1) / n);
+    return (int)((unsigned)((i + 1) * S - 1) / (unsigned)n);
 }
 
 /* The floats of the receive buffer: one slot of ceil(n / S) floats per rank of the cluster. */

@@ -90,9 +90,14 @@ dsm_error_t gemv_cluster_plan(int M, int K, int nb, int sm_count, gemv_plan *pla
  * dynamic shared memory above 48 KB) on gemv_cluster_kernel(nb). */
 dsm_error_t gemv_cluster_prepare(const gemv_plan *plan, int nb);
 
+/* The kernel a plan of split 1 runs (gemv_cluster_launch): gemv_rowpar with
+ * the epilogue, in a kernel without cluster instructions; the parameters of
+ * gemv_cluster_kernel(nb). */
+dsm_kernel_t gemv_cluster_one_kernel(int nb);
+
 /* gemv_cluster_prepare, then launches the plan on the default stream, a split
- * of 1 as a plain launch (what dsm_launch returns; synchronize to see
- * execution errors). */
+ * of 1 as a plain launch of gemv_cluster_one_kernel(nb) (what dsm_launch
+ * returns; synchronize to see execution errors). */
 dsm_error_t gemv_cluster_launch(const gemv_plan *plan, const void *W, const void *x, float *y, const float *bias,
                                 const float *residual, int M, int K, int nb);
 

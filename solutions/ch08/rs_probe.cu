@@ -5,7 +5,9 @@
 /* The longest partial vector the probe takes (its receive buffer is static). */
 #define RS_PROBE_MAX_N 256
 
-/* The protocols: `exchange` of rs_probe. */
+/* The protocols: `exchange` of rs_probe. Those of rs_protocol_sums() == 0 are
+ * ablations: a part of a protocol's synchronisation with no data exchanged
+ * (the output is then what RS_NONE writes). */
 enum {
     RS_NONE = 0,        /* no exchange: each CTA writes its share of its own part */
     RS_PUSH = 1,        /* the course's: cluster_reduce_scatter (ch08.reduce_scatter): st.async into the owner,
@@ -14,8 +16,170 @@ enum {
                          * before exit (the course's first design) */
     RS_PULL2_RELAXED_EXIT = 3, /* the same, the exit barrier's arrive relaxed (it orders only reads) */
     RS_PUSH_STORES = 4, /* push with plain DSMEM stores, then one remote mbarrier arrive (release) per peer */
-    RS_COUNT = 5
+    RS_PUSH_I32 = 5,    /* the course's push, its index arithmetic in 32 bits (no 64-bit divide); the course's
+                         * reduce_scatter_lo and _owner are 32-bit too now, so 1 and 5 should time alike */
+    RS_PUSH_I32_CTA = 6, /* the same, the mbarrier wait .acquire.cta (no L1 invalidation after it) */
+    RS_PUSH_V4 = 7,     /* the course's protocol, warp 0 pushing 16-byte st.async (shares of n / S, a multiple of 4) */
+    RS_PUSH_V4_CTA = 8, /* the same, the mbarrier wait .acquire.cta */
+    RS_SETUP_ONLY = 9,  /* ablation: the push's mbarrier set-up and its cluster barrier, nothing pushed */
+    RS_BARRIER_ONLY = 10, /* ablation: a relaxed cluster arrive at the start, its wait at the end; no mbarrier */
+    RS_MBAR_LOCAL = 11, /* ablation: the push's mbarrier set-up and wait, completed locally; no cluster barrier */
+    RS_PUSH_I32_TEST = 12, /* protocol 5, its wait a spin on mbarrier.test_wait (never suspends) */
+    RS_PUSH_I32_HINT = 13, /* protocol 5, its wait try_wait with a suspend-time hint of 32 ns */
+    RS_PUSH_V4_TEST = 14, /* protocol 7, its wait a spin on mbarrier.test_wait */
+    RS_COUNT = 15
 };
+
+/* 1 when protocol `exchange` reduce-scatters (its output is the sums), 0 for RS_NONE and the ablations. */
+static __host__ __device__ __forceinline__ int rs_protocol_sums(int exchange)
+{
+    return exchange != RS_NONE && exchange != RS_SETUP_ONLY && exchange != RS_BARRIER_ONLY && exchange != RS_MBAR_LOCAL;
+}
+
+/* mbarrier.try_wait.parity with the default .acquire.cta. The PTX ISA makes
+ * st.async's complete_tx a release at cluster scope, which only an acquire at
+ * cluster scope is formally sure to synchronise with; this wait is kept to
+ * measure what the cluster scope costs (on sm_90a: one CCTL.IVALL once the
+ * phase is seen). The emulator has one wait, the cluster-scope one. */
+static __device__ __forceinline__ void rs_wait_parity_cta(uint64_t *bar, uint32_t parity)
+{
+#if defined(__CUDACC__)
+    uint32_t ok = 0;
+    while (!ok)
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                     : "=r"(ok) : "r"(dsm_smem_addr(bar)), "r"(parity) : "memory");
+#else
+    dsm_mbarrier_wait_parity(bar, parity);
+#endif
+}
+
+/* Two more waits at cluster scope, .acquire.cluster as the course's: mode 2
+ * spins on mbarrier.test_wait, which returns at once; mode 3 is try_wait
+ * with a suspend-time hint of 32 ns, so a suspended thread looks again
+ * soon. Both are the same acquire as the course's wait, only polled
+ * differently. The emulator has the course's. */
+static __device__ __forceinline__ void rs_wait_parity_mode(uint64_t *bar, uint32_t parity, int mode)
+{
+#if defined(__CUDACC__)
+    uint32_t ok = 0;
+    if (mode == 2)
+        while (!ok)
+            asm volatile("{\n .reg .pred p;\n mbarrier.test_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+                         " selp.u32 %0, 1, 0, p;\n}" : "=r"(ok) : "r"(dsm_smem_addr(bar)), "r"(parity) : "memory");
+    else if (mode == 3)
+        while (!ok)
+            asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2, 32;\n"
+                         " selp.u32 %0, 1, 0, p;\n}" : "=r"(ok) : "r"(dsm_smem_addr(bar)), "r"(parity) : "memory");
+    else if (mode == 1)
+        rs_wait_parity_cta(bar, parity);
+    else
+        dsm_mbarrier_wait_parity(bar, parity);
+#else
+    (void)mode;
+    dsm_mbarrier_wait_parity(bar, parity);
+#endif
+}
+
+/* 32-bit forms of reduce_scatter_lo and _owner, for n * S < 2^31 (what the
+ * course's now are; they were 64-bit, a divide that is a called subroutine
+ * behind a 32-bit fast path, twice per pushed element). */
+static __host__ __device__ __forceinline__ int rs_lo32(int n, int q, int S)
+{
+    return (int)((unsigned)(q * n) / (unsigned)S);
+}
+static __host__ __device__ __forceinline__ int rs_owner32(int n, int i, int S)
+{
+    return (int)((unsigned)((i + 1) * S - 1) / (unsigned)n);
+}
+
+/* Start of protocols 5 to 8: cluster_reduce_scatter_begin's code, 32-bit. */
+static __device__ __forceinline__ void rs_push_begin32(uint64_t *landed, int n)
+{
+    int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
+    if (threadIdx.x == 0) {
+        int mine = rs_lo32(n, q + 1, S) - rs_lo32(n, q, S);
+        dsm_mbarrier_init(landed, 1);
+        dsm_fence_mbarrier_init();
+        dsm_mbarrier_arrive_expect_tx(landed, (uint32_t)((S - 1) * mine * 4));
+    }
+    dsm_barrier_cluster_arrive_relaxed();
+}
+
+/* The end of protocols 5 to 8 and 12 to 14: wait for my share (cta_wait: the wait's mode, rs_wait_parity_mode),
+ * add it up in rank order. */
+static __device__ __forceinline__ void rs_push_sum(float *part, const float *recv, uint64_t *landed, int n, int cta_wait)
+{
+    int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
+    int lo = rs_lo32(n, q, S), hi = rs_lo32(n, q + 1, S), slot = (n + S - 1) / S;
+    rs_wait_parity_mode(landed, 0, cta_wait);
+    for (int i = lo + (int)threadIdx.x; i < hi; i += (int)blockDim.x) {
+        int j = i - lo;
+        float s = q == 0 ? part[i] : recv[j];
+        for (int p = 1; p < S; ++p)
+            s += p == q ? part[i] : recv[p * slot + j];
+        part[i] = s;
+    }
+    __syncthreads();
+}
+
+/*
+ * Protocols 5 and 6: cluster_reduce_scatter with 32-bit index arithmetic.
+ * Correct as the course's: the same synchronising instructions in the same
+ * order; only the arithmetic that picks addresses differs (same values for
+ * n * S < 2^31). Protocol 6's wait is .acquire.cta (rs_wait_parity_cta).
+ */
+static __device__ __forceinline__ void rs_push_i32(float *part, float *recv, uint64_t *landed, int n, int cta_wait)
+{
+    int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
+    int slot = (n + S - 1) / S;
+    uint32_t bar = dsm_smem_addr(landed), base = dsm_smem_addr(recv + q * slot);
+    __syncthreads();
+    dsm_barrier_cluster_wait();
+    for (int i = (int)threadIdx.x; i < n; i += (int)blockDim.x) {
+        int p = rs_owner32(n, i, S);
+        if (p == q)
+            continue;
+        union { float f; uint32_t u; } v = {part[i]};
+        uint32_t dst = base + 4u * (uint32_t)(i - rs_lo32(n, p, S));
+        dsm_st_async_u32(dsm_mapa_shared_cluster(dst, (uint32_t)p), v.u, dsm_mapa_shared_cluster(bar, (uint32_t)p));
+    }
+    rs_push_sum(part, recv, landed, n, cta_wait);
+}
+
+/*
+ * Protocols 7 and 8: when every share is n / S floats, a multiple of 4, warp
+ * 0 alone pushes, 16 bytes per st.async: lane l takes chunks l, l + 32, ...
+ * of the (S - 1) * n / S / 4 chunks bound for the peers (chunk c: peer
+ * q + 1 + c / per mod S, its chunk c % per). Correct as the course's: the same
+ * bytes complete on the same mbarrier (expect_tx counts bytes, not stores);
+ * every pushing thread waits for the start barrier before its first st.async;
+ * the other warps push nothing and wait for the barrier they arrived. part
+ * (dynamic shared memory) and recv are 16-byte aligned, and so every chunk.
+ * Any other n falls back to protocols 5 and 6.
+ */
+static __device__ __forceinline__ void rs_push_v4(float *part, float *recv, uint64_t *landed, int n, int cta_wait)
+{
+    int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
+    int share = n / S;
+    if (share * S != n || share % 4 != 0) {
+        rs_push_i32(part, recv, landed, n, cta_wait);
+        return;
+    }
+    __syncthreads();
+    dsm_barrier_cluster_wait();
+    if (threadIdx.x < 32) {
+        int per = share / 4, chunks = (S - 1) * per;
+        uint32_t bar = dsm_smem_addr(landed), base = dsm_smem_addr(recv + q * share);
+        for (int c = (int)threadIdx.x; c < chunks; c += 32) {
+            int k = c / per, j = c - k * per, p = q + 1 + k;
+            p = p >= S ? p - S : p;
+            uint4 v = *(const uint4 *)(part + p * share + 4 * j);
+            dsm_st_async_v4_u32(dsm_mapa_shared_cluster(base + 16u * (uint32_t)j, (uint32_t)p), v,
+                                dsm_mapa_shared_cluster(bar, (uint32_t)p));
+        }
+    }
+    rs_push_sum(part, recv, landed, n, cta_wait);
+}
 
 /* Pull: add up my share from every peer's part, loads first, in rank order. */
 static __device__ __forceinline__ void rs_pull_share(float *part, int n, int relaxed_exit)
@@ -82,7 +246,7 @@ static __device__ __forceinline__ void rs_push_stores(float *part, float *recv, 
  */
 __global__ void rs_probe(float *out, int n, int mark, int exchange)
 {
-    __shared__ float recv[RS_PROBE_MAX_N + REDUCE_SCATTER_MAX_CTAS];
+    __shared__ __align__(16) float recv[RS_PROBE_MAX_N + REDUCE_SCATTER_MAX_CTAS];
     __shared__ uint64_t landed;
     float *part = (float *)dsm_dynamic_smem();
     int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
@@ -100,6 +264,15 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
         }
         dsm_barrier_cluster_arrive_relaxed();
     }
+    if ((exchange >= RS_PUSH_I32 && exchange <= RS_PUSH_V4_CTA) || exchange >= RS_PUSH_I32_TEST)
+        rs_push_begin32(&landed, n);
+    if ((exchange == RS_SETUP_ONLY || exchange == RS_MBAR_LOCAL) && threadIdx.x == 0) {
+        dsm_mbarrier_init(&landed, 1);      /* the push's set-up, no bytes expected */
+        dsm_fence_mbarrier_init();
+        dsm_mbarrier_arrive_expect_tx(&landed, 0u);
+    }
+    if (exchange == RS_SETUP_ONLY || exchange == RS_BARRIER_ONLY)
+        dsm_barrier_cluster_arrive_relaxed();
     if (work > 0) {
         long long t0 = (long long)dsm_clock64();
         while ((long long)dsm_clock64() - t0 < work) {
@@ -113,7 +286,22 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
         rs_pull_share(part, n, exchange == RS_PULL2_RELAXED_EXIT);
     else if (exchange == RS_PUSH_STORES)
         rs_push_stores(part, recv, &landed, n);
-    else
+    else if (exchange == RS_PUSH_I32 || exchange == RS_PUSH_I32_CTA)
+        rs_push_i32(part, recv, &landed, n, exchange == RS_PUSH_I32_CTA);
+    else if (exchange == RS_PUSH_V4 || exchange == RS_PUSH_V4_CTA)
+        rs_push_v4(part, recv, &landed, n, exchange == RS_PUSH_V4_CTA);
+    else if (exchange == RS_PUSH_I32_TEST || exchange == RS_PUSH_I32_HINT)
+        rs_push_i32(part, recv, &landed, n, exchange == RS_PUSH_I32_TEST ? 2 : 3);
+    else if (exchange == RS_PUSH_V4_TEST)
+        rs_push_v4(part, recv, &landed, n, 2);
+    else if (exchange == RS_SETUP_ONLY || exchange == RS_BARRIER_ONLY) {
+        __syncthreads();
+        dsm_barrier_cluster_wait();     /* the barrier arrived at the start */
+    } else if (exchange == RS_MBAR_LOCAL) {
+        __syncthreads();
+        dsm_mbarrier_wait_parity(&landed, 0);   /* its one arrival, thread 0's, completed the phase */
+        __syncthreads();
+    } else
         __syncthreads();
     int lo = reduce_scatter_lo(n, q, S), hi = reduce_scatter_lo(n, q + 1, S);
     for (int i = lo + (int)threadIdx.x; i < hi; i += (int)blockDim.x)
