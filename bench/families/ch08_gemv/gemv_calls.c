@@ -95,7 +95,9 @@ static dsm_launch_config main_launch(const problem *p, int v, const config *g, d
         break;
     case V_CLUSTER:
     case V_CLUSTER_GMEM:
-        *k = v == V_CLUSTER ? gemv_cluster_kernel(p->nb) : gmem_kernel(p->nb);
+        /* a cluster of one runs the kernel without cluster instructions, as gemv_cluster_launch does it */
+        *k = v != V_CLUSTER ? gmem_kernel(p->nb)
+             : g->split == 1 && !g->cattr ? gemv_cluster_one_kernel(p->nb) : gemv_cluster_kernel(p->nb);
         if (v == V_CLUSTER)
             cfg.dynamic_smem_bytes = gemv_cluster_smem(g->rows, g->threads, p->nb);
         cfg.grid = DSM_DIM3((unsigned)(tiles * g->split), 1, 1);
