@@ -35,7 +35,9 @@ static int worth_it(const ctx *c, const problem *p, int v, const config *g, int 
         return 0;
     if ((double)g->rows * p->sh->K * 2 / split < 512 || ctas > 65536)
         return 0;
-    if (ctas < c->sms / 2 && (long long)p->sh->M * 16 >= c->sms)
+    /* fewer CTAs than half the SMs: skipped where a split could give every SM one; row-parallel
+     * cannot split, so with fewer rows than SMs its one CTA per row is all it has */
+    if (ctas < c->sms / 2 && (long long)p->sh->M * (v == V_ROWPAR ? 1 : 16) >= c->sms)
         return 0;
     if ((v == V_CLUSTER || v == V_CLUSTER_GMEM) && split > 1 && act > 0 && tiles > act)
         return 0;
