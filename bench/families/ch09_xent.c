@@ -533,6 +533,14 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
     shape_free(&c, nslots);
 }
 
+/* The dry run's shapes (tiny, every element checked on the emulator), into sh; returns their number. */
+static int dry_shapes(xshape *sh)
+{
+    sh[0] = (xshape){1000, 5, XENT_BF16};
+    sh[1] = (xshape){264, 3, XENT_F32};
+    return 2;
+}
+
 /* One shape under Nsight Compute (BENCH_CH09_NCU=1): one copy of the logits, and of every design only
  * its checked launch, in this order: the copy, the cluster kernel at the plan's configuration, one CTA
  * per row at 1024 threads (its best at most large shapes), two kernels split in 2 at 256 threads, the
@@ -597,8 +605,7 @@ static int ncu_run(bench *b)
     xshape sh[3];
     int n = 0;
     if (bench_dry(b)) {
-        sh[n++] = (xshape){1000, 5, XENT_BF16};
-        sh[n++] = (xshape){264, 3, XENT_F32};
+        n = dry_shapes(sh);
     } else {
         sh[n++] = (xshape){128256, 4096, XENT_BF16};
         sh[n++] = (xshape){128256, 4096, XENT_F32};
@@ -801,8 +808,7 @@ int bench_family_ch09_xent(bench *b)
     xshape sh[64];
     int n = 0;
     if (bench_dry(b)) {
-        sh[n++] = (xshape){1000, 5, XENT_BF16};
-        sh[n++] = (xshape){264, 3, XENT_F32};
+        n = dry_shapes(sh);
     } else {
         for (int i = 0; i < 4; ++i)
             for (int j = 0; j < 6; ++j)

@@ -408,6 +408,17 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
     text_free(&b.failure_log);
 }
 
+/* Writes text into dir/name. */
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
 /* The value of summary key `key` (NAN when absent or not measured). */
 static double number_of(const bench *b, const char *key)
 {
@@ -428,34 +439,28 @@ static void test_ncu_import_names_chapter_9_launches_and_gives_dram_bytes_per_lo
     char path[300];
     snprintf(path, sizeof path, "%s/run-ch09", dir);
     assert_int_equal(mkdir(path, 0755), 0);
-    snprintf(path, sizeof path, "%s/run-ch09/ch09-ncu-launches.csv", dir);
-    FILE *f = fopen(path, "w");
-    fputs("gpu,sm_clock_mhz,date,commit,dtype,V,M,variant,config,kernel,status,logit_bytes\n"
-          "h200,1980,d,c,bf16,1000,4,copy,-,xent_copy,ok,8000\n"
-          "h200,1980,d,c,bf16,1000,4,cluster,c2_t128,xent_cluster_bf16,ok,8000\n"
-          "h200,1980,d,c,bf16,1000,4,twokernel,c2_t256,xent_split_stat_bf16,ok,8000\n"
-          "h200,1980,d,c,bf16,1000,4,twokernel,c2_t256,xent_split_grad_bf16,ok,8000\n"
-          "h200,1980,d,c,bf16,1000,4,gmem_cluster,c2_t128,xent_gmem_bf16,failed,failed\n"
-          "h200,1980,d,c,f32,1000,4,copy,-,xent_copy,ok,16000\n",
-          f);
-    fclose(f);
-    snprintf(path, sizeof path, "%s/ch09.csv", dir);
-    f = fopen(path, "w");
-    fputs("==PROF== a line of ncu's own\n"
-          "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
-          "\"0\",\"xent_copy\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
-          "\"0\",\"xent_copy\",\"dram__bytes_write.sum\",\"byte\",\"8,000\"\n"
-          "\"1\",\"xent_cluster_bf16(const void *, int)\",\"dram__bytes_read.sum\",\"Kbyte\",\"8.4\"\n"
-          "\"1\",\"xent_cluster_bf16(const void *, int)\",\"dram__bytes_write.sum\",\"byte\",\"7,600\"\n"
-          "\"2\",\"xent_split_stat_bf16\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
-          "\"2\",\"xent_split_stat_bf16\",\"dram__bytes_write.sum\",\"byte\",\"64\"\n"
-          "\"3\",\"xent_split_grad_bf16\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
-          "\"3\",\"xent_split_grad_bf16\",\"dram__bytes_write.sum\",\"byte\",\"8,000\"\n"
-          "\"4\",\"xent_gmem_bf16\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
-          "\"4\",\"xent_gmem_bf16\",\"dram__bytes_write.sum\",\"byte\",\"8,000\"\n"
-          "\"5\",\"xent_copy\",\"dram__bytes_read.sum\",\"byte\",\"16,000\"\n",
-          f);
-    fclose(f);
+    write_text(dir, "run-ch09/ch09-ncu-launches.csv",
+               "gpu,sm_clock_mhz,date,commit,dtype,V,M,variant,config,kernel,status,logit_bytes\n"
+               "h200,1980,d,c,bf16,1000,4,copy,-,xent_copy,ok,8000\n"
+               "h200,1980,d,c,bf16,1000,4,cluster,c2_t128,xent_cluster_bf16,ok,8000\n"
+               "h200,1980,d,c,bf16,1000,4,twokernel,c2_t256,xent_split_stat_bf16,ok,8000\n"
+               "h200,1980,d,c,bf16,1000,4,twokernel,c2_t256,xent_split_grad_bf16,ok,8000\n"
+               "h200,1980,d,c,bf16,1000,4,gmem_cluster,c2_t128,xent_gmem_bf16,failed,failed\n"
+               "h200,1980,d,c,f32,1000,4,copy,-,xent_copy,ok,16000\n");
+    write_text(dir, "ch09.csv",
+               "==PROF== a line of ncu's own\n"
+               "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+               "\"0\",\"xent_copy\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
+               "\"0\",\"xent_copy\",\"dram__bytes_write.sum\",\"byte\",\"8,000\"\n"
+               "\"1\",\"xent_cluster_bf16(const void *, int)\",\"dram__bytes_read.sum\",\"Kbyte\",\"8.4\"\n"
+               "\"1\",\"xent_cluster_bf16(const void *, int)\",\"dram__bytes_write.sum\",\"byte\",\"7,600\"\n"
+               "\"2\",\"xent_split_stat_bf16\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
+               "\"2\",\"xent_split_stat_bf16\",\"dram__bytes_write.sum\",\"byte\",\"64\"\n"
+               "\"3\",\"xent_split_grad_bf16\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
+               "\"3\",\"xent_split_grad_bf16\",\"dram__bytes_write.sum\",\"byte\",\"8,000\"\n"
+               "\"4\",\"xent_gmem_bf16\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
+               "\"4\",\"xent_gmem_bf16\",\"dram__bytes_write.sum\",\"byte\",\"8,000\"\n"
+               "\"5\",\"xent_copy\",\"dram__bytes_read.sum\",\"byte\",\"16,000\"\n");
     static bench b;
     memset(&b, 0, sizeof b);
     b.run_dir = dir;
