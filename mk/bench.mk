@@ -173,10 +173,11 @@ bench:
 	  echo "bench: running the dry run on the emulator instead."; exec $(MAKE) --no-print-directory test-bench-dry; \
 	fi; exit $$rc
 
-# NCU=1: Nsight Compute over the seed's tile exchange first (its own short run), then the run itself.
+# NCU=1: Nsight Compute first, each family's profiles in short runs of their own (with FAMILY=, those
+# families' alone), then the run itself, which imports their counters.
 bench-gpu-run: $(BENCH_GPU_BIN)
 	@rm -f $(BENCH_OUT)/.no-device; mkdir -p $(BENCH_OUT)
-	@$(if $(filter 1 yes,$(NCU)),bash bench/driver/ncu.sh $(BENCH_GPU_BIN) $(BENCH_OUT)/ncu-work;)
+	@$(if $(filter 1 yes,$(NCU)),bash bench/driver/ncu.sh $(BENCH_GPU_BIN) $(BENCH_OUT)/ncu-work $(FAMILY);)
 	@$(BENCH_GPU_BIN) --out-root $(BENCH_OUT) $(BENCH_ARGS) \
 	  $(if $(filter 1 yes,$(NCU)),--ncu $(BENCH_OUT)/ncu-work); rc=$$?; \
 	if [ $$rc -eq 3 ]; then echo "the GPU build cannot use this GPU (above)" > $(BENCH_OUT)/.no-device; exit 0; fi; \

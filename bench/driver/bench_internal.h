@@ -120,9 +120,9 @@ int compare_is_headline(const char *key);
  * failed, and no row of a failed kernel carries a number. Returns 0 when all holds. */
 int audit_run(const char *run, const char *expect_failed);
 
-/* ncu.c: every family's import of what ncu.sh left in work_dir (bench_counters);
- * 0 when every family read all its counters. */
-int ncu_import(bench *b, const char *work_dir);
+/* ncu.c: every family's import of what ncu.sh left in work_dir (bench_counters), or only the
+ * families[0..count) (count 0: all; ncu.sh profiled the same ones); 0 when each read all its counters. */
+int ncu_import(bench *b, const char *work_dir, const char **families, int count);
 /* ncu.c: `--ncu-plan`: one line per profile for ncu.sh, tab-separated: family, profile, kernels, metrics,
  * launch count (0: all), quick (0/1), environment ("-": none). */
 void ncu_print_plan(FILE *out);

@@ -26,7 +26,7 @@ static const char USAGE[] =
     "  --out DIR          use exactly DIR as the run folder\n"
     "  --src NAME         which source tree the kernels came from (recorded in the report)\n"
     "  --reference FILE   the committed H200 run's summary.json, set beside this run in the report\n"
-    "  --ncu DIR          what bench/driver/ncu.sh left there: every family imports its counters\n"
+    "  --ncu DIR          what bench/driver/ncu.sh left there: every family run imports its counters\n"
     "  --ncu-plan         print the families' Nsight Compute profiles, one per line, for ncu.sh\n"
     "  --timeout SEC      time limit of one family (600)\n"
     "exit status: 0 all checks passed, 1 a check failed, 2 usage, 3 no GPU this build can use\n";
@@ -455,7 +455,7 @@ int main(int argc, char **argv)
     }
     b.family = "ncu";
     if (o.ncu) {
-        ncu_import(&b, o.ncu);
+        ncu_import(&b, o.ncu, o.families, o.family_count);   /* FAMILY=...: ncu.sh profiled those alone */
         csv_write_all(&b, ""); /* its tables (ncu.csv, ncu_ch07.csv), written once */
     }
     text_append(&sections, b.report.s ? b.report.s : "", b.report.len);

@@ -112,12 +112,15 @@ void ncu_print_plan(FILE *out)
     }
 }
 
-int ncu_import(bench *b, const char *work_dir)
+int ncu_import(bench *b, const char *work_dir, const char **families, int count)
 {
     int bad = 0;
     for (int f = 0; f < bench_family_count; ++f) {
         const bench_counters *c = bench_family_table[f].counters;
-        if (c != NULL && c->import != NULL)
+        int listed = count == 0;
+        for (int i = 0; i < count && !listed; ++i)
+            listed = strcmp(families[i], bench_family_table[f].name) == 0;
+        if (listed && c != NULL && c->import != NULL)
             bad |= c->import(b, work_dir) != 0;
     }
     return bad ? -1 : 0;

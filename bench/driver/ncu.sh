@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # ncu.sh: make bench NCU=1: every family's Nsight Compute profiles (bench_driver --ncu-plan: the families' bench_counters tables), each a short run of that family under ncu.
-# Usage: bench/driver/ncu.sh BENCH_BINARY WORK_DIR
+# Usage: bench/driver/ncu.sh BENCH_BINARY WORK_DIR [FAMILY...]   (FAMILY...: those families' profiles only)
 #   -> WORK_DIR/<profile>.csv (ncu's details table, base units), WORK_DIR/run-<profile>/ (the profiled run), WORK_DIR/ncu.log
 # `--clock-control none`: the clocks the GPU chooses, as in the timed runs. The driver's --ncu WORK_DIR imports them.
 set -u
 bin=${1:?usage: ncu.sh BENCH_BINARY WORK_DIR}
-work=${2:?usage: ncu.sh BENCH_BINARY WORK_DIR}
+work=${2:?usage: ncu.sh BENCH_BINARY WORK_DIR [FAMILY...]}
+shift 2
+only=" $* " # make bench FAMILY=...: the driver imports those families' counters alone
 # ncu: $NCU_BIN, else on PATH, else where the CUDA toolkit or the stand-alone installer puts it.
 ncu=${NCU_BIN:-$(command -v ncu || ls -d "${CUDA_HOME:-/usr/local/cuda}"/bin/ncu /usr/local/cuda*/nsight-compute*/ncu \
   /opt/nvidia/nsight-compute/*/ncu 2> /dev/null | tail -n 1)}
@@ -19,6 +21,9 @@ fi
 echo "ncu: profiling commit ${BENCH_COMMIT:-$(git describe --always --dirty=+dirty --abbrev=12 2> /dev/null || echo unknown)}" >> "$log"
 "$bin" --ncu-plan > "$work/plan.tsv"
 while IFS=$'\t' read -r family name kernels metrics count quick env <&3; do   # fd 3: ncu and the runs may read stdin
+  if [ -n "${only// /}" ] && [[ $only != *" $family "* ]]; then
+    continue
+  fi
   if ! "$bin" --list | grep -qx "$family"; then
     echo "ncu: this build has no $family family: profile $name skipped" | tee -a "$log"
     continue

@@ -18,6 +18,9 @@
  * memory once by the cluster kernel, no atomics). PyTorch (F.cross_entropy
  * forward and backward, eager and torch.compile) runs from
  * bench/torch/xent_torch.py after the kernels, on the same shapes.
+ * BENCH_CH09_NCU=1 (make bench NCU=1: bench/driver/ncu.sh) runs three
+ * large shapes, every design's checked launch alone, logged in order for
+ * the DRAM counters of ch09_xent/ncu_counters.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -328,14 +331,12 @@ static void sweep_csv(bench_csv *csv, const xctx *c, const xvar *v, const bench_
                       r[i].stats.median, r[i].stats.min, r[i].stats.max);
 }
 
-/* One shape: sweep, then the comparison. */
-static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv *sweep, bench_csv *main_csv,
-                      xout *o)
+/* A shape's buffers, filled: the logits (copies of them, or copy 0 alone for one_copy), the gradient,
+ * labels, losses and the statistics workspace. 0 when the device is out of memory (a failure, counted). */
+static int shape_setup(bench *b, dsm_stream_t s, xshape sh, int one_copy, xctx *cp)
 {
     xctx c;
     memset(&c, 0, sizeof c);
-    memset(o, 0, sizeof *o);
-    o->sh = sh;
     c.b = b, c.s = s, c.V = sh.V, c.M = sh.M, c.dtype = sh.dtype, c.dry = bench_dry(b), c.sm = bench_sm_count(b);
     int es = sh.dtype == XENT_BF16 ? 2 : 4;
     c.bytes = (size_t)sh.M * (size_t)sh.V * (size_t)es;
@@ -348,8 +349,9 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
         c.copies = 1;
     if (c.copies > 1024)
         c.copies = 1024;
+    if (one_copy)
+        c.copies = 1;
     snprintf(c.tag, sizeof c.tag, "%s_v%d_m%d", sh.dtype == XENT_BF16 ? "bf16" : "f32", sh.V, sh.M);
-    snprintf(o->tag, sizeof o->tag, "%s", c.tag);
     bench_progress(b, "%s: %d copies of %.1f MB", c.tag, c.copies, (double)c.bytes / 1e6);
     if (dsm_malloc((void **)&c.x, c.bytes * (size_t)c.copies) != dsmSuccess ||
         dsm_malloc((void **)&c.g, c.bytes * (size_t)c.copies) != dsmSuccess ||
@@ -357,10 +359,8 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
         dsm_malloc((void **)&c.loss, (size_t)sh.M * 4) != dsmSuccess ||
         dsm_malloc(&c.ws, (size_t)sh.M * XENT_MAX_CTAS * XENT_STAT_BYTES) != dsmSuccess) {
         bench_fail(b, "ch09_xent %s: out of device memory", c.tag);
-        return;
+        return 0;
     }
-    for (int i = 0; i < XV_MAX; ++i)
-        c.flags[i] = NULL;
     for (int k = 0; k < c.copies; ++k) {
         void *dst = c.x + (size_t)k * c.bytes;
         int rows = sh.M, V = sh.V, bf = sh.dtype == XENT_BF16;
@@ -383,7 +383,42 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
     c.scale = 1.0f / (float)count;
     dsm_memcpy_to_device(c.labels, c.hl, (size_t)sh.M * 4);
     dsm_device_synchronize();
+    *cp = c;
+    return 1;
+}
 
+static void shape_free(xctx *c, int nslots)
+{
+    for (int i = 0; i < nslots; ++i)
+        dsm_free(c->flags[i]);
+    dsm_free(c->x);
+    dsm_free(c->g);
+    dsm_free(c->labels);
+    dsm_free(c->loss);
+    dsm_free(c->ws);
+    free(c->hl);
+}
+
+/* 1 when the cooperative twin's grid (C x M CTAs of T threads) is resident at once (never in the dry run). */
+static int coop_fits(const xctx *c, int C, int T)
+{
+    int blocks = 0;
+    dsm_launch_config q = {DSM_DIM3((unsigned)(C * c->M), 1, 1), DSM_DIM3((unsigned)T, 1, 1), DSM_DIM3(1, 1, 1),
+                           xent_cluster_smem(c->V, c->dtype, C, T)};
+    dsm_kernel_t k = c->dtype == XENT_BF16 ? DSM_KERNEL(xent_gmem_bf16) : DSM_KERNEL(xent_gmem_f32);
+    return !c->dry && dsm_occupancy_max_active_clusters(&blocks, k, &q) == dsmSuccess && (long long)C * c->M <= blocks;
+}
+
+/* One shape: sweep, then the comparison. */
+static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv *sweep, bench_csv *main_csv,
+                      xout *o)
+{
+    memset(o, 0, sizeof *o);
+    o->sh = sh;
+    xctx c;
+    if (!shape_setup(b, s, sh, 0, &c))
+        return;
+    snprintf(o->tag, sizeof o->tag, "%s", c.tag);
     xvar v[XV_MAX];
     bench_variant_result r[XV_MAX];
     int n = 0, slot = 0, sw_rounds = c.dry ? 1 : 2;
@@ -457,12 +492,7 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
         idx[K_TWOK] = n, v[n++] = best_two;
     if (bc >= 0 && best_cluster.C > 1) {
         idx[K_GMEM_CL] = n, v[n++] = mkvar(&c, K_GMEM_CL, best_cluster.C, best_cluster.T, &slot);
-        int blocks = 0;
-        dsm_launch_config q = {DSM_DIM3((unsigned)(best_cluster.C * sh.M), 1, 1),
-                               DSM_DIM3((unsigned)best_cluster.T, 1, 1), DSM_DIM3(1, 1, 1),
-                               xent_cluster_smem(sh.V, sh.dtype, best_cluster.C, best_cluster.T)};
-        if (!c.dry && dsm_occupancy_max_active_clusters(&blocks, sh.dtype == XENT_BF16 ? DSM_KERNEL(xent_gmem_bf16) : DSM_KERNEL(xent_gmem_f32), &q) == dsmSuccess &&
-            (long long)best_cluster.C * sh.M <= blocks)
+        if (coop_fits(&c, best_cluster.C, best_cluster.T))
             idx[K_GMEM_COOP] = n, v[n++] = mkvar(&c, K_GMEM_COOP, best_cluster.C, best_cluster.T, &slot);
     }
     memset(r, 0, sizeof r);
@@ -500,14 +530,100 @@ static void run_shape(bench *b, dsm_stream_t s, xshape sh, int rounds, bench_csv
         o->plan_us = o->us[K_CLUSTER];
         snprintf(o->plan, sizeof o->plan, "%s", o->cfg[K_CLUSTER]);
     }
-    for (int i = 0; i < nslots; ++i)
-        dsm_free(c.flags[i]);
-    dsm_free(c.x);
-    dsm_free(c.g);
-    dsm_free(c.labels);
-    dsm_free(c.loss);
-    dsm_free(c.ws);
-    free(c.hl);
+    shape_free(&c, nslots);
+}
+
+/* The dry run's shapes (tiny, every element checked on the emulator), into sh; returns their number. */
+static int dry_shapes(xshape *sh)
+{
+    sh[0] = (xshape){1000, 5, XENT_BF16};
+    sh[1] = (xshape){264, 3, XENT_F32};
+    return 2;
+}
+
+/* One shape under Nsight Compute (BENCH_CH09_NCU=1): one copy of the logits, and of every design only
+ * its checked launch, in this order: the copy, the cluster kernel at the plan's configuration, one CTA
+ * per row at 1024 threads (its best at most large shapes), two kernels split in 2 at 256 threads, the
+ * twin at the plan's configuration, and the cooperative twin where its grid fits. Each launch is a row
+ * of `log` (ch09-ncu-launches.csv) in the order made, with its check's result and the bytes of logits,
+ * so that ncu_counters.c can name every profiled launch. */
+static void ncu_shape(bench *b, dsm_stream_t s, xshape sh, bench_csv *log)
+{
+    xctx c;
+    if (!shape_setup(b, s, sh, 1, &c))
+        return;
+    int nslots = 0;
+    for (; nslots < 2; ++nslots)
+        if (dsm_malloc((void **)&c.flags[nslots], (size_t)sh.M * XENT_MAX_CTAS * 4) != dsmSuccess) {
+            bench_fail(b, "ch09_xent %s: out of device memory", c.tag);
+            shape_free(&c, nslots);
+            return;
+        }
+    xent_plan plan;
+    int have_plan = xent_plan_make(sh.M, sh.V, sh.dtype, c.sm, &plan) == dsmSuccess;
+    if (!have_plan)
+        bench_fail_kernel(b, kname(K_CLUSTER, sh.dtype), "ch09_xent %s: no plan for the cluster kernel [kernel %s]",
+                          c.tag, kname(K_CLUSTER, sh.dtype));
+    prepare_ceilings(sh.dtype);
+    xvar v[6];
+    int n = 0, slot = 0;
+    v[n++] = mkvar(&c, K_COPY, 1, 512, &slot);
+    if (have_plan)
+        v[n++] = mkvar(&c, K_CLUSTER, plan.cluster, plan.threads, &slot);
+    v[n++] = mkvar(&c, K_ROWPASS, 1, c.dry ? 64 : 1024, &slot);
+    v[n++] = mkvar(&c, K_TWOK, 2, c.dry ? 64 : 256, &slot);
+    if (have_plan && plan.cluster > 1) {
+        v[n++] = mkvar(&c, K_GMEM_CL, plan.cluster, plan.threads, &slot);
+        if (coop_fits(&c, plan.cluster, plan.threads))
+            v[n++] = mkvar(&c, K_GMEM_COOP, plan.cluster, plan.threads, &slot);
+    }
+    const char *dt = sh.dtype == XENT_BF16 ? "bf16" : "f32";
+    for (int i = 0; i < n; ++i) {
+        if (!bench_kernel_ok(b, v[i].kernel))
+            continue;   /* failed on an earlier shape: not launched again */
+        char why[600] = "";
+        int ok = xv_check(&v[i], why, sizeof why);
+        if (!ok)
+            bench_fail_kernel(b, v[i].kernel, "%s: wrong result: %s [kernel %s]", v[i].name,
+                              why[0] ? why : "its check failed", v[i].kernel);
+        const char *k[2] = {v[i].kernel, NULL};
+        if (v[i].kind == K_TWOK)
+            k[1] = sh.dtype == XENT_BF16 ? "xent_split_grad_bf16" : "xent_split_grad_f32";
+        for (int j = 0; j < 2 && k[j]; ++j)
+            bench_csv_row(log, "%s,%d,%d,%s,%s,%s,%s,%zu", dt, sh.V, sh.M, kind_name[v[i].kind], v[i].cfg, k[j],
+                          ok ? "ok" : "wrong", c.bytes);
+        bench_progress(b, "%s: %s", v[i].name, ok ? "checked" : "wrong");
+    }
+    shape_free(&c, nslots);
+}
+
+/* BENCH_CH09_NCU=1 (set by bench/driver/ncu.sh for make bench NCU=1): the shapes whose DRAM traffic
+ * ncu_counters.c reports (the dry run's own shapes on the emulator), checked launches only: no sweep,
+ * no timing, no PyTorch. */
+static int ncu_run(bench *b)
+{
+    xshape sh[3];
+    int n = 0;
+    if (bench_dry(b)) {
+        n = dry_shapes(sh);
+    } else {
+        sh[n++] = (xshape){128256, 4096, XENT_BF16};
+        sh[n++] = (xshape){128256, 4096, XENT_F32};
+        sh[n++] = (xshape){262144, 4096, XENT_BF16};
+    }
+    dsm_stream_t s;
+    if (dsm_stream_create(&s) != dsmSuccess) {
+        bench_fail(b, "ch09_xent: no stream");
+        return 1;
+    }
+    bench_csv *log = bench_csv_open(b, "ch09-ncu-launches", "dtype,V,M,variant,config,kernel,status,logit_bytes");
+    for (int i = 0; i < n; ++i)
+        ncu_shape(b, s, sh[i], log);
+    bench_csv_close(log);
+    bench_report(b, "## Chapter 9 under Nsight Compute\n\n`BENCH_CH09_NCU=1`: every design's checked launch on %d "
+                    "shapes, in the order of `ch09-ncu-launches.csv`; nothing timed.\n\n", n);
+    dsm_stream_destroy(s);
+    return 0;
 }
 
 /* PyTorch on every shape: fills o[i].torch_us from bench/torch/xent_torch.py's CSV. */
@@ -686,12 +802,13 @@ static void summarize(bench *b, xout *o, int n, const char *torch_why)
 
 int bench_family_ch09_xent(bench *b)
 {
+    if (getenv("BENCH_CH09_NCU"))
+        return ncu_run(b);
     static const int Vs[] = {32000, 128256, 151936, 262144}, Ms[] = {1, 8, 64, 512, 4096, 16384}, Mf[] = {8, 4096};
     xshape sh[64];
     int n = 0;
     if (bench_dry(b)) {
-        sh[n++] = (xshape){1000, 5, XENT_BF16};
-        sh[n++] = (xshape){264, 3, XENT_F32};
+        n = dry_shapes(sh);
     } else {
         for (int i = 0; i < 4; ++i)
             for (int j = 0; j < 6; ++j)

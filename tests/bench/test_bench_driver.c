@@ -1,4 +1,4 @@
-/* test_bench_driver.c: the benchmark driver's own pieces: statistics, summary.json (nesting, refused keys, nulls and their reasons, reading back), failed kernels leaving no number, the audit, the repeatability check, the report's reference column, the ncu import (the seed's exchange and chapter 7's streams), the check-then-time helper (rotating rounds, failed checks, paired ratios). */
+/* test_bench_driver.c: the benchmark driver's own pieces: statistics, summary.json (nesting, refused keys, nulls and their reasons, reading back), failed kernels leaving no number, the audit, the repeatability check, the report's reference column, the ncu import (the seed's exchange, chapter 7's streams, chapter 9's DRAM bytes; FAMILY= imports those alone), the check-then-time helper (rotating rounds, failed checks, paired ratios). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +24,9 @@ static const bench_key_info fake_keys[] = {
     {"pingpong_dsmem_cycles_per_hop_best", 1, "736.1 cycles (store + cluster.sync per hop)"},
     {NULL, 0, NULL},
 };
-/* The two families' counter imports are linked in (bench/families/<family>/ncu_counters.c). */
-extern const bench_counters bench_counters_ch06_exchange, bench_counters_ch07_multicast;
+/* The families' counter imports are linked in (bench/families/<family>/ncu_counters.c); chapter 9's is
+ * called on its own. */
+extern const bench_counters bench_counters_ch06_exchange, bench_counters_ch07_multicast, bench_counters_ch09_xent;
 const bench_family_entry bench_family_table[] = {{"fake", NULL, fake_keys, NULL},
                                                  {"ch06_exchange", NULL, NULL, &bench_counters_ch06_exchange},
                                                  {"ch07_multicast", NULL, NULL, &bench_counters_ch07_multicast},
@@ -200,7 +201,7 @@ static void test_ncu_import_reads_units_separators_and_counts_missing_counters(v
     memset(&b, 0, sizeof b);
     b.run_dir = dir;
     b.family = "ncu";
-    assert_int_not_equal(ncu_import(&b, dir), 0); /* gmem's DRAM write is missing */
+    assert_int_not_equal(ncu_import(&b, dir, NULL, 0), 0); /* gmem's DRAM write is missing */
     assert_int_equal(b.failures, 1);
     int seen = 0;
     for (int i = 0; i < b.number_count; ++i) {
@@ -381,7 +382,7 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
     memset(&b, 0, sizeof b);
     b.run_dir = dir;
     b.family = "ncu";
-    ncu_import(&b, dir);
+    ncu_import(&b, dir, NULL, 0);
     assert_int_equal(b.failures, 1);
     double c2 = 0, c4 = 0, pc2 = 0, mc2 = 0, mc4 = 0;
     for (int i = 0; i < b.number_count; ++i) {
@@ -405,6 +406,88 @@ static void test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_clu
     assert_non_null(strstr(b.report.s, "within 5 % of 1/n of per-CTA loading's counter in 0 of 2"));
     text_free(&b.report);
     text_free(&b.failure_log);
+}
+
+/* Writes text into dir/name. */
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The value of summary key `key` (NAN when absent or not measured). */
+static double number_of(const bench *b, const char *key)
+{
+    for (int i = 0; i < b->number_count; ++i)
+        if (strcmp(b->numbers[i].key, key) == 0)
+            return b->numbers[i].value;
+    return NAN;
+}
+
+/* Chapter 9: each profiled launch named from the family's launch log (ncu's name may carry the
+ * parameters), two kernels' two launches summed, DRAM bytes over the bytes of logits; a design whose
+ * check failed gives no number, a launch ncu did not read is a failure. With FAMILY=, ncu_import calls
+ * only the named families' imports (here not the tile exchange's, which would fail). */
+static void test_ncu_import_names_chapter_9_launches_and_gives_dram_bytes_per_logit_byte(void **state)
+{
+    (void)state;
+    const char *dir = temp_dir();
+    char path[300];
+    snprintf(path, sizeof path, "%s/run-ch09", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    write_text(dir, "run-ch09/ch09-ncu-launches.csv",
+               "gpu,sm_clock_mhz,date,commit,dtype,V,M,variant,config,kernel,status,logit_bytes\n"
+               "h200,1980,d,c,bf16,1000,4,copy,-,xent_copy,ok,8000\n"
+               "h200,1980,d,c,bf16,1000,4,cluster,c2_t128,xent_cluster_bf16,ok,8000\n"
+               "h200,1980,d,c,bf16,1000,4,twokernel,c2_t256,xent_split_stat_bf16,ok,8000\n"
+               "h200,1980,d,c,bf16,1000,4,twokernel,c2_t256,xent_split_grad_bf16,ok,8000\n"
+               "h200,1980,d,c,bf16,1000,4,gmem_cluster,c2_t128,xent_gmem_bf16,failed,failed\n"
+               "h200,1980,d,c,f32,1000,4,copy,-,xent_copy,ok,16000\n");
+    write_text(dir, "ch09.csv",
+               "==PROF== a line of ncu's own\n"
+               "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+               "\"0\",\"xent_copy\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
+               "\"0\",\"xent_copy\",\"dram__bytes_write.sum\",\"byte\",\"8,000\"\n"
+               "\"1\",\"xent_cluster_bf16(const void *, int)\",\"dram__bytes_read.sum\",\"Kbyte\",\"8.4\"\n"
+               "\"1\",\"xent_cluster_bf16(const void *, int)\",\"dram__bytes_write.sum\",\"byte\",\"7,600\"\n"
+               "\"2\",\"xent_split_stat_bf16\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
+               "\"2\",\"xent_split_stat_bf16\",\"dram__bytes_write.sum\",\"byte\",\"64\"\n"
+               "\"3\",\"xent_split_grad_bf16\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
+               "\"3\",\"xent_split_grad_bf16\",\"dram__bytes_write.sum\",\"byte\",\"8,000\"\n"
+               "\"4\",\"xent_gmem_bf16\",\"dram__bytes_read.sum\",\"byte\",\"8,000\"\n"
+               "\"4\",\"xent_gmem_bf16\",\"dram__bytes_write.sum\",\"byte\",\"8,000\"\n"
+               "\"5\",\"xent_copy\",\"dram__bytes_read.sum\",\"byte\",\"16,000\"\n");
+    static bench b;
+    memset(&b, 0, sizeof b);
+    b.run_dir = dir;
+    b.family = "ncu";
+    assert_int_not_equal(bench_counters_ch09_xent.import(&b, dir), 0);   /* the f32 copy's write is missing */
+    assert_int_equal(b.failures, 1);
+    assert_true(fabs(number_of(&b, "xent.ncu.dram_read_per_logit_byte.copy.bf16_v1000_m4") - 1.0) < 1e-9);
+    assert_true(fabs(number_of(&b, "xent.ncu.dram_read_per_logit_byte.cluster.bf16_v1000_m4") - 1.05) < 1e-9);
+    assert_true(fabs(number_of(&b, "xent.ncu.dram_write_per_logit_byte.cluster.bf16_v1000_m4") - 0.95) < 1e-9);
+    assert_true(fabs(number_of(&b, "xent.ncu.dram_read_per_logit_byte.twokernel.bf16_v1000_m4") - 2.0) < 1e-9);
+    assert_true(fabs(number_of(&b, "xent.ncu.dram_write_per_logit_byte.twokernel.bf16_v1000_m4") - 1.008) < 1e-9);
+    assert_true(isnan(number_of(&b, "xent.ncu.dram_read_per_logit_byte.gmem_cluster.bf16_v1000_m4")));
+    assert_true(isnan(number_of(&b, "xent.ncu.dram_write_per_logit_byte.copy.f32_v1000_m4")));
+    assert_non_null(strstr(b.report.s, "| bf16_v1000_m4 | gmem_cluster | c2_t128 | failed | failed |"));
+    assert_non_null(strstr(b.report.s, "in 3 of 3 designs x shapes"));
+    text_free(&b.report);
+    text_free(&b.failure_log);
+
+    static bench only;  /* FAMILY=ch07_multicast: no ch07.csv (nothing to do), the tile exchange not asked */
+    memset(&only, 0, sizeof only);
+    only.run_dir = dir;
+    only.family = "ncu";
+    const char *families[] = {"ch07_multicast"};
+    assert_int_equal(ncu_import(&only, dir, families, 1), 0);
+    assert_int_equal(only.failures, 0);
+    text_free(&only.report);
+    text_free(&only.failure_log);
 }
 
 /* ---- bench_time_variants: check, then time, interleaved ---- */
@@ -593,6 +676,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_audit_finds_a_number_in_a_row_of_a_failed_kernel_and_a_missing_expected_failure),
     cmocka_unit_test(test_compare_counts_a_null_headline_as_not_measured_and_judges_no_value_of_a_dry_run),
     cmocka_unit_test(test_ncu_import_names_chapter_7_launches_and_judges_one_read_per_cluster),
+    cmocka_unit_test(test_ncu_import_names_chapter_9_launches_and_gives_dram_bytes_per_logit_byte),
     cmocka_unit_test(test_a_family_key_table_names_headlines_by_key_or_prefix_and_the_longest_prefix_wins),
     cmocka_unit_test(test_the_ncu_plan_lists_every_profile_of_the_families_counter_tables),
     cmocka_unit_test(test_variants_are_timed_once_per_round_in_rotating_order),
