@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_h200.sh: what the lead ran on a lent H200, in one script per call: build, test, sanitize, probe, measure; results under $OUT.
-# Usage: [BENCH_COMMIT=<commit>] tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes residency ptxas course grade gradech09 gputest bench benchonce benchquick benchncu ptx ring buggy twins rsproto xentprobe xentbench
+# Usage: [BENCH_COMMIT=<commit>] tools/gpu/run_h200.sh OUTDIR PART...   PART: info runtime probes residency ptxas course grade gradech09 gputest bench benchonce benchquick benchncu ptx ring buggy twins rsproto xentprobe xentbench xentncu
 # (bench: make bench twice a minute apart + the repeatability check, about 7 min; benchquick, benchncu, ptx: a few minutes each)
 # Needs: nvcc, a Hopper GPU; cmocka from .deps/*.deb when the system has none.
 set -uo pipefail
@@ -69,6 +69,12 @@ for part in "$@"; do
     make bench FAMILY=ch09_xent $cm > "$out/bench_xent.txt" 2>&1; echo "make bench FAMILY=ch09_xent: rc=$? in $(( $(date +%s) - start )) s" | tee -a "$out/bench_times.txt"
     tail -n 30 "$out/bench_xent.txt"
     cp -rL build/bench/latest "$out/xent-run" ;;
+  xentncu)
+    # chapter 9 again under Nsight Compute (DRAM bytes per logit byte of each design), then timed: a second run of the family
+    start=$(date +%s)
+    make bench NCU=1 FAMILY=ch09_xent $cm > "$out/bench_xent_ncu.txt" 2>&1; echo "make bench NCU=1 FAMILY=ch09_xent: rc=$? in $(( $(date +%s) - start )) s" | tee -a "$out/bench_times.txt"
+    grep -E "ncu|dram|failed" "$out/bench_xent_ncu.txt" | tail -n 40
+    cp -rL build/bench/latest "$out/xent-ncu-run" ;;
   rsproto)
     # chapter 8's reduce-scatter protocols, split 1 against row-parallel, and the SASS comparison
     bash bench/hw/run_rs_protocols.sh "$out/rsproto" 2>&1 | tail -n 20 ;;
