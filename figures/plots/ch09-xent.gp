@@ -1,5 +1,5 @@
-# ch09-xent.gp: make bench's ch09_xent family: one panel per vocabulary (bf16), the bandwidth of fused cross-entropy (logits read once and gradient written once, per second) against the number of rows, for the copy floor, the cluster kernel (slice in registers), one CTA per row and PyTorch eager and compiled (best configuration of each, a pool of at least 4 x L2, CUDA graphs of consecutive calls).
-# csv: bench/results/xent-h200-20261202-fast/ch09_xent.csv
+# ch09-xent.gp: make bench's ch09_xent family: one panel per vocabulary (bf16), the bandwidth of fused cross-entropy (logits read once and gradient written once, per second) against the number of rows, for the copy floor, the cluster kernel (slice in shared memory), one CTA per row and PyTorch eager and compiled (best configuration of each, a pool of at least 4 x L2, CUDA graphs of consecutive calls).
+# csv: bench/results/xent-h200-20261202-onchip/ch09_xent.csv
 # Columns: 5 dtype, 6 V, 7 M, 8 variant, 11 status, 12 us (median), 16 TB/s; PyTorch from the
 # _torch.csv beside it: 5 dtype, 6 V, 7 M, 8 impl, 9 status, 10 us (median).
 #   gnuplot -e "csv='build/bench/latest/ch09_xent.csv'; out='x.svg'" figures/plots/ch09-xent.gp
@@ -54,8 +54,8 @@ set xrange [0:1]
 set yrange [0:1]
 set key center center horizontal maxrows 2 samplen 2.5 width 2
 plot NaN with linespoints lw 1.5 dt 3 pt 1 lc rgb "#666666" title "copy (the floor)", \
-     NaN with linespoints lw 2 pt 4 lc rgb "#009E73" title "one CTA per row, two passes", \
-     NaN with linespoints lw 2 dt 2 pt 8 lc rgb "#0072B2" title "cluster kernel (slice in registers)", \
+     NaN with linespoints lw 2 pt 4 lc rgb "#009E73" title "one CTA per row (two passes)", \
+     NaN with linespoints lw 2 dt 2 pt 8 lc rgb "#0072B2" title "cluster kernel (shared memory)", \
      NaN with linespoints lw 2 pt 5 lc rgb "#000000" title "PyTorch eager", \
      NaN with linespoints lw 1.5 dt 4 pt 6 lc rgb "#E69F00" title "torch.compile"
 unset multiplot
