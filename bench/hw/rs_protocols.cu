@@ -11,7 +11,7 @@
  * Section S (split 1): gemv_rowpar_t1 and gemv_cluster_t1 with the same rows,
  * threads and unroll, plain launches, one token, W rotating through copies
  * (at least 4x the L2), graphs of 200 calls, checked against a CPU reference,
- * rounds alternating the order; the round's ratio cluster / rowpar.
+ * rounds in an order rotated by one each round; the round's ratio cluster / rowpar.
  * Output: CSV lines (section,name,cluster,round,value) then "# SUMMARY" lines.
  * Environment: RS_ROUNDS (41 unless set), RS_SECTIONS (a list such as "R,S";
  * all three unless set).
@@ -45,7 +45,10 @@ static const char *const proto_name[RS_COUNT] = {"none", "push-st.async (course)
                                                  "push-i32-wait.cta", "push-v4-warp", "push-v4-warp-wait.cta",
                                                  "ablation:setup+barrier", "ablation:barrier-only",
                                                  "ablation:mbarrier-local", "push-i32-test_wait-spin",
-                                                 "push-i32-try_wait-hint32ns", "push-v4-warp-test_wait-spin"};
+                                                 "push-i32-try_wait-hint32ns", "push-v4-warp-test_wait-spin",
+                                                 "push-bulk-copy-per-peer", "push-i32-warp0-waits",
+                                                 "ablation:one-st.async-per-peer", "ablation:push-i32-no-sum",
+                                                 "ablation:one-v4-st.async-per-peer", "ablation:bulk-no-sum"};
 
 static double median(std::vector<double> v)
 {
@@ -125,7 +128,7 @@ static int section_r(cudaStream_t s, cudaEvent_t a, cudaEvent_t b, int work)
             ctx[g].out = out;
             ctx[g].n = n;
             ctx[g].mark = 1000 + 17 * g;
-            ctx[g].exchange = v + 16 * work;
+            ctx[g].exchange = v + 32 * work;
             ge[g] = capture(s, (const void *)rs_probe, dim3(ctas), dim3(threads), (unsigned)S, 4 * n, rs_args, &ctx[g]);
             CK(cudaMemset(out, 0xFF, (size_t)ctas * n * 4));
             CK(cudaGraphLaunch(ge[g], s));
@@ -237,7 +240,7 @@ static int section_s(cudaStream_t s, cudaEvent_t a, cudaEvent_t b)
         {256, 7168, 2, 256, 4}};
     int bad = 0;
     printf("# SUMMARY S: gemv_cluster_t1 at split 1 (plain launch) / gemv_rowpar_t1, same rows, threads, unroll; one "
-           "token; graphs of %d calls, W rotating over >= 300 MB; %d rounds, order alternating\n", CALLS, rounds);
+           "token; graphs of %d calls, W rotating over >= 300 MB; %d rounds, order rotated each round\n", CALLS, rounds);
     for (const shape &sh : shapes) {
         size_t chunks = (size_t)sh.M * sh.K / 8, bytes = chunks * 16;
         int copies = (int)std::max<size_t>(2, (300u << 20) / bytes + 1);

@@ -32,6 +32,16 @@ done
   echo "# total instructions: $(grep -cE '^\s+/\*[0-9a-f]+\*/' "$out/sass_gemv_rowpar_t1.txt") $(grep -cE '^\s+/\*[0-9a-f]+\*/' "$out/sass_gemv_cluster_t1.txt")"
 } > "$out/sass_compare.txt"
 grep -E 'LDG|total|BAR|UCGA|MEMBAR|SYNCS' "$out/sass_compare.txt"
+# split 1: gemv_cluster_one_t1 (what gemv_cluster_launch runs) against gemv_rowpar_t1, opcode by opcode in code order
+{
+  echo "# opcode sequences: < gemv_rowpar_t1, > gemv_cluster_one_t1 (diff of one opcode per line, in code order)"
+  for k in gemv_rowpar_t1 gemv_cluster_one_t1; do
+    grep -oE '^\s+/\*[0-9a-f]+\*/\s+(@!?U?P[0-9T] )?[A-Z][A-Z0-9_.]*' "$out/sass_$k.txt" | awk '{print $NF}' > "$out/seq_$k.txt"
+  done
+  echo "# instructions: $(wc -l < "$out/seq_gemv_rowpar_t1.txt") $(wc -l < "$out/seq_gemv_cluster_one_t1.txt")"
+  diff "$out/seq_gemv_rowpar_t1.txt" "$out/seq_gemv_cluster_one_t1.txt"
+  rm -f "$out/seq_gemv_rowpar_t1.txt" "$out/seq_gemv_cluster_one_t1.txt"
+} > "$out/sass_split1_diff.txt"
 # rs_probe: its synchronisation and remote instructions, in code order (one kernel holds every protocol)
 grep -nE 'UCGABAR|SYNCS|FENCE|MEMBAR|CCTL|ERRBAR|STAS|BAR.SYNC|CALL|ST.E|EXIT' "$out/sass_rs_probe.txt" |
   sed 's@/\* 0x[0-9a-f]* \*/@@; s/  */ /g' > "$out/sass_rs_probe_sync.txt"

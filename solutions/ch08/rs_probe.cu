@@ -27,13 +27,23 @@ enum {
     RS_PUSH_I32_TEST = 12, /* protocol 5, its wait a spin on mbarrier.test_wait (never suspends) */
     RS_PUSH_I32_HINT = 13, /* protocol 5, its wait try_wait with a suspend-time hint of 32 ns */
     RS_PUSH_V4_TEST = 14, /* protocol 7, its wait a spin on mbarrier.test_wait */
-    RS_COUNT = 15
+    RS_PUSH_BULK = 15,  /* push by bulk copies: one cp.async.bulk shared::cta -> shared::cluster per peer, the
+                         * owner's mbarrier completing its bytes; the pusher waits for its copies' reads before it
+                         * exits (shares of n / S, a multiple of 4; otherwise protocol 5) */
+    RS_PUSH_I32_WARP0 = 16, /* protocol 5, warp 0 alone waits on the mbarrier, then a __syncthreads */
+    RS_ONE_STORE = 17,  /* ablation: protocol 5's synchronisation with one 4-byte st.async per peer (its
+                         * mbarrier expects 4 bytes from each), nothing summed: the signal's latency alone */
+    RS_PUSH_NOSUM = 18, /* ablation: protocol 5's pushes and wait, nothing summed */
+    RS_ONE_V4 = 19,     /* ablation: protocol 17 with one 16-byte st.async per peer */
+    RS_BULK_NOSUM = 20, /* ablation: protocol 15's copies and wait, nothing summed */
+    RS_COUNT = 21
 };
 
 /* 1 when protocol `exchange` reduce-scatters (its output is the sums), 0 for RS_NONE and the ablations. */
 static __host__ __device__ __forceinline__ int rs_protocol_sums(int exchange)
 {
-    return exchange != RS_NONE && exchange != RS_SETUP_ONLY && exchange != RS_BARRIER_ONLY && exchange != RS_MBAR_LOCAL;
+    return exchange != RS_NONE && exchange != RS_SETUP_ONLY && exchange != RS_BARRIER_ONLY && exchange != RS_MBAR_LOCAL &&
+           exchange != RS_ONE_STORE && exchange != RS_PUSH_NOSUM && exchange != RS_ONE_V4 && exchange != RS_BULK_NOSUM;
 }
 
 /* mbarrier.try_wait.parity with the default .acquire.cta. The PTX ISA makes
@@ -57,9 +67,12 @@ static __device__ __forceinline__ void rs_wait_parity_cta(uint64_t *bar, uint32_
  * spins on mbarrier.test_wait, which returns at once; mode 3 is try_wait
  * with a suspend-time hint of 32 ns, so a suspended thread looks again
  * soon. Both are the same acquire as the course's wait, only polled
- * differently. The emulator has the course's. */
+ * differently; the emulator has the course's. Mode 4 waits for nothing:
+ * another thread of the CTA saw the phase, then a __syncthreads. */
 static __device__ __forceinline__ void rs_wait_parity_mode(uint64_t *bar, uint32_t parity, int mode)
 {
+    if (mode == 4)
+        return;     /* the caller has seen the phase complete (a warp waited, then a __syncthreads) */
 #if defined(__CUDACC__)
     uint32_t ok = 0;
     if (mode == 2)
@@ -122,13 +135,9 @@ static __device__ __forceinline__ void rs_push_sum(float *part, const float *rec
     __syncthreads();
 }
 
-/*
- * Protocols 5 and 6: cluster_reduce_scatter with 32-bit index arithmetic.
- * Correct as the course's: the same synchronising instructions in the same
- * order; only the arithmetic that picks addresses differs (same values for
- * n * S < 2^31). Protocol 6's wait is .acquire.cta (rs_wait_parity_cta).
- */
-static __device__ __forceinline__ void rs_push_i32(float *part, float *recv, uint64_t *landed, int n, int cta_wait)
+/* The pushes of protocols 5, 6, 16 and 18: after the start barrier's wait, each
+ * thread st.asyncs its elements of the peers' shares into slot q of their recv. */
+static __device__ __forceinline__ void rs_push_i32_stores(const float *part, float *recv, uint64_t *landed, int n)
 {
     int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
     int slot = (n + S - 1) / S;
@@ -142,6 +151,23 @@ static __device__ __forceinline__ void rs_push_i32(float *part, float *recv, uin
         union { float f; uint32_t u; } v = {part[i]};
         uint32_t dst = base + 4u * (uint32_t)(i - rs_lo32(n, p, S));
         dsm_st_async_u32(dsm_mapa_shared_cluster(dst, (uint32_t)p), v.u, dsm_mapa_shared_cluster(bar, (uint32_t)p));
+    }
+}
+
+/*
+ * Protocols 5 and 6: cluster_reduce_scatter with 32-bit index arithmetic.
+ * Correct as the course's: the same synchronising instructions in the same
+ * order; only the arithmetic that picks addresses differs (same values for
+ * n * S < 2^31). Protocol 6's wait is .acquire.cta (rs_wait_parity_cta).
+ */
+static __device__ __forceinline__ void rs_push_i32(float *part, float *recv, uint64_t *landed, int n, int cta_wait,
+                                                   int nosum)
+{
+    rs_push_i32_stores(part, recv, landed, n);
+    if (nosum) {
+        dsm_mbarrier_wait_parity(landed, 0);
+        __syncthreads();
+        return;
     }
     rs_push_sum(part, recv, landed, n, cta_wait);
 }
@@ -162,7 +188,7 @@ static __device__ __forceinline__ void rs_push_v4(float *part, float *recv, uint
     int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
     int share = n / S;
     if (share * S != n || share % 4 != 0) {
-        rs_push_i32(part, recv, landed, n, cta_wait);
+        rs_push_i32(part, recv, landed, n, cta_wait, 0);
         return;
     }
     __syncthreads();
@@ -179,6 +205,70 @@ static __device__ __forceinline__ void rs_push_v4(float *part, float *recv, uint
         }
     }
     rs_push_sum(part, recv, landed, n, cta_wait);
+}
+
+/*
+ * Protocol 15: when every share is n / S floats, a multiple of 4, thread p
+ * (p < S, p != q) copies the share of peer p, 4 * n / S bytes of part, into
+ * slot q of p's recv with one bulk copy that completes on p's mbarrier.
+ * Correct: the partials are written by generic stores, so every thread fences
+ * them to the async proxy before the __syncthreads that lets the copies go;
+ * each copy is issued after the start barrier's wait (the peer's mbarrier is
+ * initialised); the copy reads this CTA's shared memory, so its issuer waits
+ * for the group's reads before the kernel can end. Any other n falls back to
+ * protocol 5.
+ */
+static __device__ __forceinline__ void rs_push_bulk(float *part, float *recv, uint64_t *landed, int n, int nosum)
+{
+    int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
+    int share = n / S;
+    if (share * S != n || share % 4 != 0) {
+        rs_push_i32(part, recv, landed, n, 0, 0);
+        return;
+    }
+    dsm_fence_proxy_async_shared_cta();
+    __syncthreads();
+    dsm_barrier_cluster_wait();
+    int p = (int)threadIdx.x;
+    if (p < S && p != q) {
+        uint32_t dst = dsm_mapa_shared_cluster(dsm_smem_addr(recv + q * share), (uint32_t)p);
+        dsm_cp_async_bulk_shared_cluster(dst, part + p * share, (uint32_t)(4 * share),
+                                         dsm_mapa_shared_cluster(dsm_smem_addr(landed), (uint32_t)p));
+        dsm_cp_async_bulk_commit_group();
+    }
+    if (nosum) {
+        dsm_mbarrier_wait_parity(landed, 0);
+        __syncthreads();
+    } else
+        rs_push_sum(part, recv, landed, n, 0);
+    if (p < S && p != q)
+        dsm_cp_async_bulk_wait_group_read(0);   /* my copy has read part: it may be left */
+}
+
+/* Protocol 16: protocol 5's pushes; warp 0 alone waits for the share, the other warps at a __syncthreads. */
+static __device__ __forceinline__ void rs_push_i32_warp0(float *part, float *recv, uint64_t *landed, int n)
+{
+    rs_push_i32_stores(part, recv, landed, n);
+    if (threadIdx.x < 32)
+        dsm_mbarrier_wait_parity(landed, 0);
+    __syncthreads();
+    rs_push_sum(part, recv, landed, n, 4);  /* mode 4: the phase is already seen */
+}
+
+/* Protocol 17 (ablation): the push's start and wait with one 4-byte st.async per peer, into slot q of its recv. */
+static __device__ __forceinline__ void rs_one_store(float *recv, uint64_t *landed, int v4)
+{
+    int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank(), p = (int)threadIdx.x;
+    __syncthreads();
+    dsm_barrier_cluster_wait();
+    if (p < S && p != q && !v4)
+        dsm_st_async_u32(dsm_mapa_shared_cluster(dsm_smem_addr(recv + q), (uint32_t)p), 1u,
+                         dsm_mapa_shared_cluster(dsm_smem_addr(landed), (uint32_t)p));
+    if (p < S && p != q && v4)
+        dsm_st_async_v4_u32(dsm_mapa_shared_cluster(dsm_smem_addr(recv + 4 * q), (uint32_t)p), make_uint4(1u, 2u, 3u, 4u),
+                            dsm_mapa_shared_cluster(dsm_smem_addr(landed), (uint32_t)p));
+    dsm_mbarrier_wait_parity(landed, 0);
+    __syncthreads();
 }
 
 /* Pull: add up my share from every peer's part, loads first, in rank order. */
@@ -234,8 +324,8 @@ static __device__ __forceinline__ void rs_push_stores(float *part, float *recv, 
  * rs_probe(out, n, mark, exchange): a 1-D grid of 1-D clusters of S CTAs, any
  * block size, at least 4 * n bytes of dynamic shared memory, n <= 256. CTA q
  * of cluster c sets part[i] = mark + q * n + i for i < n (small integers:
- * every sum is exact in fp32). exchange % 16 is the protocol (above, 1 the
- * course's); exchange / 16, when not 0, is work: every thread first waits that
+ * every sum is exact in fp32). exchange % 32 is the protocol (above, 1 the
+ * course's); exchange / 32, when not 0, is work: every thread first waits that
  * many times 1024 cycles of its SM's clock, after the protocol's start and
  * before the partials, as a kernel's main loop would (a push's start barrier
  * is then long complete when it is waited for). With a protocol, the cluster
@@ -251,8 +341,8 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
     float *part = (float *)dsm_dynamic_smem();
     int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
     size_t c = dsm_clusterid().x;
-    long long work = (long long)(exchange / 16) * 1024;
-    exchange %= 16;
+    long long work = (long long)(exchange / 32) * 1024;
+    exchange %= 32;
     if (exchange == RS_PUSH)
         cluster_reduce_scatter_begin(&landed, n);
     if (exchange == RS_PUSH_STORES) {
@@ -264,8 +354,17 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
         }
         dsm_barrier_cluster_arrive_relaxed();
     }
-    if ((exchange >= RS_PUSH_I32 && exchange <= RS_PUSH_V4_CTA) || exchange >= RS_PUSH_I32_TEST)
+    if ((exchange >= RS_PUSH_I32 && exchange <= RS_PUSH_V4_CTA) || (exchange >= RS_PUSH_I32_TEST && exchange < RS_ONE_STORE) ||
+        exchange == RS_PUSH_NOSUM || exchange == RS_BULK_NOSUM)
         rs_push_begin32(&landed, n);
+    if (exchange == RS_ONE_STORE || exchange == RS_ONE_V4) {
+        if (threadIdx.x == 0) {
+            dsm_mbarrier_init(&landed, 1);
+            dsm_fence_mbarrier_init();
+            dsm_mbarrier_arrive_expect_tx(&landed, (uint32_t)((exchange == RS_ONE_V4 ? 16 : 4) * (S - 1)));
+        }
+        dsm_barrier_cluster_arrive_relaxed();
+    }
     if ((exchange == RS_SETUP_ONLY || exchange == RS_MBAR_LOCAL) && threadIdx.x == 0) {
         dsm_mbarrier_init(&landed, 1);      /* the push's set-up, no bytes expected */
         dsm_fence_mbarrier_init();
@@ -287,13 +386,23 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
     else if (exchange == RS_PUSH_STORES)
         rs_push_stores(part, recv, &landed, n);
     else if (exchange == RS_PUSH_I32 || exchange == RS_PUSH_I32_CTA)
-        rs_push_i32(part, recv, &landed, n, exchange == RS_PUSH_I32_CTA);
+        rs_push_i32(part, recv, &landed, n, exchange == RS_PUSH_I32_CTA, 0);
     else if (exchange == RS_PUSH_V4 || exchange == RS_PUSH_V4_CTA)
         rs_push_v4(part, recv, &landed, n, exchange == RS_PUSH_V4_CTA);
     else if (exchange == RS_PUSH_I32_TEST || exchange == RS_PUSH_I32_HINT)
-        rs_push_i32(part, recv, &landed, n, exchange == RS_PUSH_I32_TEST ? 2 : 3);
+        rs_push_i32(part, recv, &landed, n, exchange == RS_PUSH_I32_TEST ? 2 : 3, 0);
     else if (exchange == RS_PUSH_V4_TEST)
         rs_push_v4(part, recv, &landed, n, 2);
+    else if (exchange == RS_PUSH_BULK)
+        rs_push_bulk(part, recv, &landed, n, 0);
+    else if (exchange == RS_PUSH_I32_WARP0)
+        rs_push_i32_warp0(part, recv, &landed, n);
+    else if (exchange == RS_ONE_STORE || exchange == RS_ONE_V4)
+        rs_one_store(recv, &landed, exchange == RS_ONE_V4);
+    else if (exchange == RS_PUSH_NOSUM)
+        rs_push_i32(part, recv, &landed, n, 0, 1);
+    else if (exchange == RS_BULK_NOSUM)
+        rs_push_bulk(part, recv, &landed, n, 1);
     else if (exchange == RS_SETUP_ONLY || exchange == RS_BARRIER_ONLY) {
         __syncthreads();
         dsm_barrier_cluster_wait();     /* the barrier arrived at the start */
