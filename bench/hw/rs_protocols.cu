@@ -48,7 +48,8 @@ static const char *const proto_name[RS_COUNT] = {"none", "push-st.async (course)
                                                  "push-i32-try_wait-hint32ns", "push-v4-warp-test_wait-spin",
                                                  "push-bulk-copy-per-peer", "push-i32-warp0-waits",
                                                  "ablation:one-st.async-per-peer", "ablation:push-i32-no-sum",
-                                                 "ablation:one-v4-st.async-per-peer", "ablation:bulk-no-sum"};
+                                                 "ablation:one-v4-st.async-per-peer", "ablation:bulk-no-sum",
+                                                 "push-i32-sum-direct-to-out", "ablation:push-i32-read-shares-only"};
 
 static double median(std::vector<double> v)
 {

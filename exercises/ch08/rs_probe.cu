@@ -36,14 +36,19 @@ enum {
     RS_PUSH_NOSUM = 18, /* ablation: protocol 5's pushes and wait, nothing summed */
     RS_ONE_V4 = 19,     /* ablation: protocol 17 with one 16-byte st.async per peer */
     RS_BULK_NOSUM = 20, /* ablation: protocol 15's copies and wait, nothing summed */
-    RS_COUNT = 21
+    RS_SUM_DIRECT = 21, /* protocol 5's pushes and wait; each owner thread adds its element's shares in rank
+                         * order and writes the sum to out itself (no write back to part, no __syncthreads after) */
+    RS_READ_ONLY = 22,  /* ablation: protocol 5's pushes and wait, the shares loaded and added but the sum kept
+                         * only where it is not finite (never here): what reading what landed costs */
+    RS_COUNT = 23
 };
 
 /* 1 when protocol `exchange` reduce-scatters (its output is the sums), 0 for RS_NONE and the ablations. */
 static __host__ __device__ __forceinline__ int rs_protocol_sums(int exchange)
 {
     return exchange != RS_NONE && exchange != RS_SETUP_ONLY && exchange != RS_BARRIER_ONLY && exchange != RS_MBAR_LOCAL &&
-           exchange != RS_ONE_STORE && exchange != RS_PUSH_NOSUM && exchange != RS_ONE_V4 && exchange != RS_BULK_NOSUM;
+           exchange != RS_ONE_STORE && exchange != RS_PUSH_NOSUM && exchange != RS_ONE_V4 && exchange != RS_BULK_NOSUM &&
+           exchange != RS_READ_ONLY;
 }
 
 /* mbarrier.try_wait.parity with the default .acquire.cta. The PTX ISA makes
@@ -271,6 +276,33 @@ static __device__ __forceinline__ void rs_one_store(float *recv, uint64_t *lande
     __syncthreads();
 }
 
+/* Protocols 21 and 22: protocol 5's pushes and wait, then each owner thread
+ * adds the shares of its element in rank order. 21 writes the sum to
+ * out[base + i] itself and returns 1 (the caller writes nothing more); 22
+ * keeps the sum in part only where it is not finite, which no sum of the
+ * probe is, and returns 0. */
+static __device__ __forceinline__ int rs_push_sum_direct(float *part, float *recv, uint64_t *landed, int n, float *out,
+                                                         int read_only)
+{
+    int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
+    int slot = (n + S - 1) / S, lo = rs_lo32(n, q, S), hi = rs_lo32(n, q + 1, S);
+    rs_push_i32_stores(part, recv, landed, n);
+    dsm_mbarrier_wait_parity(landed, 0);
+    for (int i = lo + (int)threadIdx.x; i < hi; i += (int)blockDim.x) {
+        int j = i - lo;
+        float mine = part[i], s = q == 0 ? mine : recv[j];
+        for (int p = 1; p < S; ++p)
+            s += p == q ? mine : recv[p * slot + j];
+        if (!read_only)
+            out[i] = s;
+        else if (!(s - s == 0.0f))
+            part[i] = s;
+    }
+    if (read_only)
+        __syncthreads();
+    return !read_only;
+}
+
 /* Pull: add up my share from every peer's part, loads first, in rank order. */
 static __device__ __forceinline__ void rs_pull_share(float *part, int n, int relaxed_exit)
 {
@@ -355,7 +387,7 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
         dsm_barrier_cluster_arrive_relaxed();
     }
     if ((exchange >= RS_PUSH_I32 && exchange <= RS_PUSH_V4_CTA) || (exchange >= RS_PUSH_I32_TEST && exchange < RS_ONE_STORE) ||
-        exchange == RS_PUSH_NOSUM || exchange == RS_BULK_NOSUM)
+        exchange == RS_PUSH_NOSUM || exchange == RS_BULK_NOSUM || exchange == RS_SUM_DIRECT || exchange == RS_READ_ONLY)
         rs_push_begin32(&landed, n);
     if (exchange == RS_ONE_STORE || exchange == RS_ONE_V4) {
         if (threadIdx.x == 0) {
@@ -403,6 +435,10 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
         rs_push_i32(part, recv, &landed, n, 0, 1);
     else if (exchange == RS_BULK_NOSUM)
         rs_push_bulk(part, recv, &landed, n, 1);
+    else if (exchange == RS_SUM_DIRECT || exchange == RS_READ_ONLY) {
+        if (rs_push_sum_direct(part, recv, &landed, n, out + c * (size_t)n, exchange == RS_READ_ONLY))
+            return;
+    }
     else if (exchange == RS_SETUP_ONLY || exchange == RS_BARRIER_ONLY) {
         __syncthreads();
         dsm_barrier_cluster_wait();     /* the barrier arrived at the start */
