@@ -46,26 +46,9 @@ enum {
 /* 1 when protocol `exchange` reduce-scatters (its output is the sums), 0 for RS_NONE and the ablations. */
 static __host__ __device__ __forceinline__ int rs_protocol_sums(int exchange)
 {
-    switch (exchange) {
-    case RS_NONE: case RS_SETUP_ONLY: case RS_BARRIER_ONLY: case RS_MBAR_LOCAL: case RS_ONE_STORE: case RS_PUSH_NOSUM:
-    case RS_ONE_V4: case RS_BULK_NOSUM: case RS_READ_ONLY:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
-/* 1 when protocol `exchange` starts as rs_push_begin32: an mbarrier expecting this CTA's share from every peer. */
-static __host__ __device__ __forceinline__ int rs_protocol_begins32(int exchange)
-{
-    switch (exchange) {
-    case RS_PUSH_I32: case RS_PUSH_I32_CTA: case RS_PUSH_V4: case RS_PUSH_V4_CTA: case RS_PUSH_I32_TEST:
-    case RS_PUSH_I32_HINT: case RS_PUSH_V4_TEST: case RS_PUSH_BULK: case RS_PUSH_I32_WARP0: case RS_PUSH_NOSUM:
-    case RS_BULK_NOSUM: case RS_SUM_DIRECT: case RS_READ_ONLY:
-        return 1;
-    default:
-        return 0;
-    }
+    return exchange != RS_NONE && exchange != RS_SETUP_ONLY && exchange != RS_BARRIER_ONLY && exchange != RS_MBAR_LOCAL &&
+           exchange != RS_ONE_STORE && exchange != RS_PUSH_NOSUM && exchange != RS_ONE_V4 && exchange != RS_BULK_NOSUM &&
+           exchange != RS_READ_ONLY;
 }
 
 /* mbarrier.try_wait.parity with the default .acquire.cta. The PTX ISA makes
@@ -128,22 +111,16 @@ static __host__ __device__ __forceinline__ int rs_owner32(int n, int i, int S)
 }
 
 /* Start of protocols 5 to 8: cluster_reduce_scatter_begin's code, 32-bit. */
-/* The push's start with `bytes` expected on the mbarrier: thread 0 initialises
- * and arms it, every thread arrives (relaxed) on the start barrier. */
-static __device__ __forceinline__ void rs_push_begin_tx(uint64_t *landed, uint32_t bytes)
-{
-    if (threadIdx.x == 0) {
-        dsm_mbarrier_init(landed, 1);
-        dsm_fence_mbarrier_init();
-        dsm_mbarrier_arrive_expect_tx(landed, bytes);
-    }
-    dsm_barrier_cluster_arrive_relaxed();
-}
 static __device__ __forceinline__ void rs_push_begin32(uint64_t *landed, int n)
 {
     int S = (int)dsm_cluster_nctarank(), q = (int)dsm_cluster_ctarank();
-    int mine = rs_lo32(n, q + 1, S) - rs_lo32(n, q, S);
-    rs_push_begin_tx(landed, (uint32_t)((S - 1) * mine * 4));
+    if (threadIdx.x == 0) {
+        int mine = rs_lo32(n, q + 1, S) - rs_lo32(n, q, S);
+        dsm_mbarrier_init(landed, 1);
+        dsm_fence_mbarrier_init();
+        dsm_mbarrier_arrive_expect_tx(landed, (uint32_t)((S - 1) * mine * 4));
+    }
+    dsm_barrier_cluster_arrive_relaxed();
 }
 
 /* The end of protocols 5 to 8 and 12 to 14: wait for my share (cta_wait: the wait's mode, rs_wait_parity_mode),
@@ -409,10 +386,17 @@ __global__ void rs_probe(float *out, int n, int mark, int exchange)
         }
         dsm_barrier_cluster_arrive_relaxed();
     }
-    if (rs_protocol_begins32(exchange))
+    if ((exchange >= RS_PUSH_I32 && exchange <= RS_PUSH_V4_CTA) || (exchange >= RS_PUSH_I32_TEST && exchange < RS_ONE_STORE) ||
+        exchange == RS_PUSH_NOSUM || exchange == RS_BULK_NOSUM || exchange == RS_SUM_DIRECT || exchange == RS_READ_ONLY)
         rs_push_begin32(&landed, n);
-    if (exchange == RS_ONE_STORE || exchange == RS_ONE_V4)
-        rs_push_begin_tx(&landed, (uint32_t)((exchange == RS_ONE_V4 ? 16 : 4) * (S - 1)));
+    if (exchange == RS_ONE_STORE || exchange == RS_ONE_V4) {
+        if (threadIdx.x == 0) {
+            dsm_mbarrier_init(&landed, 1);
+            dsm_fence_mbarrier_init();
+            dsm_mbarrier_arrive_expect_tx(&landed, (uint32_t)((exchange == RS_ONE_V4 ? 16 : 4) * (S - 1)));
+        }
+        dsm_barrier_cluster_arrive_relaxed();
+    }
     if ((exchange == RS_SETUP_ONLY || exchange == RS_MBAR_LOCAL) && threadIdx.x == 0) {
         dsm_mbarrier_init(&landed, 1);      /* the push's set-up, no bytes expected */
         dsm_fence_mbarrier_init();
